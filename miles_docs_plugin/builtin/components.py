@@ -1,0 +1,155 @@
+"""Built-in components: Mintlify MDX components become the host engine's own constructs.
+
+A component is a line holding only an opening tag with a capitalised name (``<Note>``,
+``<Card title="…" href="…">``) up to the line holding its closing tag, outside code. Each one
+is handed to the engine (:meth:`Engine.block`), which writes it in its own syntax — admonitions,
+details, tabs, MyST directives — or a readable fallback when the extension is not available.
+The number of lines is kept wherever possible, so diagnostics still report upstream lines.
+Unknown components are reported and their content is kept.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from markdown_it import MarkdownIt
+
+from .. import hookimpl
+from ..core.errors import Severity
+
+if TYPE_CHECKING:
+    from ..core.context import BuildContext
+    from ..core.model import Page
+
+CALLOUTS = {"Note": "note", "Warning": "warning", "Tip": "tip", "Info": "info",
+            "Check": "success", "Danger": "danger", "Caution": "caution"}
+CONTAINERS = {"Steps", "Step", "Tabs", "Tab", "CodeGroup", "Accordion", "AccordionGroup",
+              "Card", "CardGroup", "Columns", "Frame", "Expandable", "Update"}
+KNOWN = set(CALLOUTS) | CONTAINERS
+
+OPEN_RE = re.compile(r"^(?P<indent>[ \t]*)<(?P<name>[A-Z][A-Za-z0-9]*)(?P<attrs>(?:\s+[^>]*?)?)"
+                     r"\s*(?P<self>/?)>[ \t]*(?P<rest>.*?)[ \t]*$")
+CLOSE_RE = re.compile(r"^(?P<before>.*?)</(?P<name>[A-Z][A-Za-z0-9]*)>[ \t]*$")
+ATTR_RE = re.compile(r"""([A-Za-z_:][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{["']([^"']*)["']\})""")
+HAS_COMPONENT_RE = re.compile(r"(?m)^[ \t]*</?[A-Z]")
+
+
+@dataclass
+class Block:
+    name: str
+    attrs: dict[str, str]
+    indent: str
+    start: int  #: line index of the opening tag
+    end: int  #: line index of the closing tag (== start for self-closing or one-line)
+    children: list[Block] = field(default_factory=list)
+    inline: str = ""  #: content on the opening line (``<Note>text</Note>``)
+
+
+def parse_attrs(raw: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for m in ATTR_RE.finditer(raw):
+        value = next(g for g in m.groups()[1:] if g is not None)
+        out[m.group(1)] = html.unescape(value)
+    return out
+
+
+_BLOCK_PARSER: MarkdownIt | None = None
+
+
+def code_lines(text: str) -> set[int]:
+    """0-based lines that are inside fenced or indented code (block-level parse only)."""
+    global _BLOCK_PARSER
+    if _BLOCK_PARSER is None:
+        _BLOCK_PARSER = MarkdownIt("commonmark", {"html": True}).disable("inline")
+    out: set[int] = set()
+    for token in _BLOCK_PARSER.parse(text):
+        if token.type in ("fence", "code_block") and token.map:
+            out.update(range(token.map[0], token.map[1]))
+    return out
+
+
+def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tuple[int, str]]]:
+    """Nest component blocks; returns (top-level blocks, problems as (line, message))."""
+    top: list[Block] = []
+    stack: list[Block] = []
+    problems: list[tuple[int, str]] = []
+    for i, line in enumerate(lines):
+        if i in code:
+            continue
+        m = OPEN_RE.match(line)
+        if m and not line.lstrip().startswith("</"):
+            name = m.group("name")
+            rest = m.group("rest")
+            block = Block(name, parse_attrs(m.group("attrs") or ""), m.group("indent"), i, i)
+            (stack[-1].children if stack else top).append(block)
+            if m.group("self"):
+                continue
+            close = CLOSE_RE.match(rest) if rest else None
+            if close and close.group("name") == name:
+                block.inline = close.group("before")
+                continue
+            block.inline = rest
+            stack.append(block)
+            continue
+        c = CLOSE_RE.match(line)
+        if c and not c.group("before").strip() and stack:
+            name = c.group("name")
+            if stack[-1].name == name:
+                stack.pop().end = i
+            elif any(b.name == name for b in stack):
+                while stack and stack[-1].name != name:
+                    open_block = stack.pop()
+                    problems.append((open_block.start, f"<{open_block.name}> is never closed"))
+                    open_block.end = i
+                stack.pop().end = i
+            else:
+                problems.append((i, f"</{name}> closes nothing"))
+    for block in stack:
+        problems.append((block.start, f"<{block.name}> is never closed"))
+        block.end = len(lines) - 1
+    return top, problems
+
+
+def render(lines: list[str], blocks: list[Block], ctx: BuildContext, page: Page,
+           unknown: list[Block]) -> None:
+    """Rewrite ``lines`` in place, innermost components first."""
+    for block in blocks:
+        render(lines, block.children, ctx, page, unknown)
+        if block.name not in KNOWN:
+            unknown.append(block)
+            continue
+        body = lines[block.start + 1:block.end] if block.end > block.start else []
+        new = ctx.engine.block(block.name, block.attrs, block.indent, body, block.inline)
+        lines[block.start:block.end + 1] = _fit(new, block.end - block.start + 1)
+
+
+def _fit(new: list[str], span: int) -> list[str]:
+    """Keep the line count: pad with empty lines, or join the surplus into the last line."""
+    if len(new) < span:
+        return new + [""] * (span - len(new))
+    return new
+
+
+@hookimpl(tryfirst=True)
+def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
+    body = page.content[page.body_start:]
+    if not HAS_COMPONENT_RE.search(body):
+        return
+    newline = "\r\n" if "\r\n" in body else "\n"
+    lines = body.split(newline)
+    blocks, problems = find_blocks(lines, code_lines(body))
+    section = ctx.sections[page.source]
+    for line, message in problems:
+        ctx.report(section, page.path, line + 1 + page.body_line, "component", message)
+    if not blocks:
+        return
+    unknown: list[Block] = []
+    render(lines, blocks, ctx, page, unknown)
+    for block in unknown:
+        ctx.report(section, page.path, block.start + 1 + page.body_line, "component",
+                   f"unknown component <{block.name}>; its content is kept as written",
+                   Severity.WARNING)
+    page.content = page.content[:page.body_start] + newline.join(lines)

@@ -1,0 +1,317 @@
+"""Built-in link rules: every link becomes a target, then is written for the host engine.
+
+Classification (:func:`mdp_resolve_link`):
+
+=============================================  ==========================================
+upstream link                                  target
+=============================================  ==========================================
+``#anchor``                                    :class:`AnchorTarget` (mapped to engine slug)
+``page.md``, ``../x.md#a``, ``folder/``        :class:`PageTarget`
+``/user-guide/rewards`` (Mintlify site root)   :class:`PageTarget`
+``../assets/x.png`` (also ``<img src>``)       :class:`AssetTarget`
+``../../scripts/run.py`` (outside docs_dir)    :class:`RepoFileTarget` (permalink at the pin)
+one of ``host_urls`` + path/anchor             :class:`HostTarget`
+another source's ``web_url`` blob/tree link    :class:`PageTarget` in that section
+``https://…``, ``mailto:``                     :class:`ExternalTarget`
+``javascript:``, ``file:``, escapes, missing   :class:`UnresolvedTarget`
+=============================================  ==========================================
+
+Writing (:func:`mdp_transform_page`): Markdown links get relative ``.md``/asset paths (the
+engine then resolves and validates them), raw HTML gets the final URL relative to the page.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from typing import TYPE_CHECKING
+from urllib.parse import unquote, urlsplit
+
+from .. import hookimpl
+from ..core.errors import Severity
+from ..core.markdown import LinkRef, escape_destination, rewrite
+from ..core.model import (
+    AnchorTarget,
+    AssetTarget,
+    ExternalTarget,
+    HostTarget,
+    Page,
+    PageTarget,
+    RepoFileTarget,
+    Section,
+    Target,
+    UnresolvedTarget,
+)
+from ..core.urls import web_link
+
+if TYPE_CHECKING:
+    from ..core.context import BuildContext
+
+SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
+UNSAFE_SCHEMES = {"javascript", "vbscript", "data", "file"}
+INDEX_NAMES = ("index.md", "README.md", "readme.md", "index.mdx")
+
+
+def _section_of(page: Page, ctx: BuildContext) -> Section:
+    return ctx.sections[page.source]
+
+
+def _split(url: str) -> tuple[str, str, str | None]:
+    """(path, query, fragment) of a relative URL, path percent-decoded."""
+    fragment: str | None = None
+    if "#" in url:
+        url, fragment = url.split("#", 1)
+    query = ""
+    if "?" in url:
+        url, query = url.split("?", 1)
+    return unquote(url), query, fragment
+
+
+def find_page(section: Section, rel: str) -> str | None:
+    """The page that ``rel`` (a path relative to docs_dir) names, Mintlify-style lookups too."""
+    rel = rel.strip("/")
+    pages = section.pages
+    if rel in pages:
+        return rel
+    if rel == "":
+        candidates = list(INDEX_NAMES)
+    else:
+        candidates = [rel + ".md", rel + ".mdx"] + [f"{rel}/{name}" for name in INDEX_NAMES]
+        if rel.endswith(".html"):
+            candidates.insert(0, rel[:-5] + ".md")
+    for candidate in candidates:
+        if candidate in pages:
+            return candidate
+    return None
+
+
+def _resolve_in_docs(section: Section, rel: str, anchor: str | None,
+                     ctx: BuildContext) -> Target | None:
+    page = find_page(section, rel)
+    if page is not None:
+        return PageTarget(section.source.name, page, anchor)
+    repo_path = section.repo_path(rel) if rel else section.source.docs_dir
+    kind = section.checkout.tree.kind(repo_path)
+    if kind == "blob" or (kind == "link" and rel in section.aliases):
+        return AssetTarget(section.source.name, rel)
+    if kind == "tree":
+        return _repo_file(section, repo_path, True, anchor)
+    return None
+
+
+def _repo_file(section: Section, repo_path: str, is_dir: bool,
+               anchor: str | None) -> Target:
+    checkout = section.checkout
+    web = section.source.web_url
+    if not web:
+        return UnresolvedTarget(
+            f"links to repository files need a web address ({repo_path})",
+            f"set `web_url:` for source {section.source.name!r}")
+    ref = checkout.commit or section.source.ref
+    return RepoFileTarget(repo_path, is_dir, web_link(web, "tree" if is_dir else "blob", ref,
+                                                      repo_path), anchor)
+
+
+def _host_target(url: str, ctx: BuildContext) -> Target | None:
+    for base in ctx.config.host_urls:
+        if url == base or url.startswith((base + "/", base + "#", base + "?")):
+            rest = url[len(base):]
+            path, _query, anchor = _split(rest)
+            hosts = ctx.engine.host_pages
+            if hosts is None:
+                return HostTarget("", anchor, url)
+            path = path.strip("/")
+            stem = path[:-5] if path.endswith(".html") else path
+            candidates = ([stem] if stem.endswith((".md", ".rst")) else []) + (
+                [f"{stem}.md", f"{stem}.rst", f"{stem}/index.md", f"{stem}/index.rst",
+                 f"{stem}/README.md"] if stem else ["index.md", "index.rst", "README.md"])
+            for candidate in candidates:
+                if candidate in hosts:
+                    return HostTarget(candidate, anchor, url)
+            return UnresolvedTarget(f"host page for {url} not found",
+                                    "the link points at the host site, but no host page "
+                                    f"matches {path or '/'}")
+    return None
+
+
+def _other_source(url: str, ctx: BuildContext) -> Target | None:
+    """A link into another configured source (its repo web pages or its docs)."""
+    for section in ctx.sections.values():
+        web = section.source.web_url
+        if not web:
+            continue
+        web = web.rstrip("/")
+        if not url.startswith(web + "/"):
+            continue
+        rest = url[len(web) + 1:]
+        rest = rest.removeprefix("-/")
+        m = re.match(r"^(?:blob|tree|edit|raw)/[^/]+/(.*)$", rest)
+        if not m:
+            continue
+        path, _query, anchor = _split(m.group(1))
+        docs = section.source.docs_dir
+        if path == docs or path.startswith(docs + "/"):
+            hit = _resolve_in_docs(section, path[len(docs) + 1:], anchor, ctx)
+            if isinstance(hit, PageTarget):
+                return hit
+    return None
+
+
+@hookimpl(trylast=True)
+def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | None:
+    section = _section_of(page, ctx)
+    url = link.dest.strip()
+    if url.startswith("#"):
+        return AnchorTarget(unquote(url[1:]))
+    m = SCHEME_RE.match(url)
+    if m:
+        scheme = m.group(1).lower()
+        if scheme in UNSAFE_SCHEMES:
+            if scheme == "data" and link.attr == "src" and url[5:].lower().startswith("image/"):
+                return ExternalTarget(url)
+            return UnresolvedTarget(f"{scheme}: links are not allowed ({url[:40]})",
+                                    "the link was made inert", unsafe=True)
+        if scheme in ("http", "https"):
+            return _host_target(url, ctx) or _other_source(url, ctx) or ExternalTarget(url)
+        return ExternalTarget(url)
+    if url.startswith("//"):
+        return ExternalTarget(url)
+    path, _query, anchor = _split(url)
+    docs = section.source.docs_dir
+    if path.startswith("/"):
+        # Mintlify and other doc sites resolve "/x" against the docs root.
+        target = _resolve_in_docs(section, path.lstrip("/"), anchor, ctx)
+        return target or UnresolvedTarget(f"no page or file matches the site-root link {url}",
+                                          f"upstream pages live under {docs}/")
+    base = posixpath.dirname(section.repo_path(page.path))
+    repo_path = posixpath.normpath(posixpath.join(base, path)) if path else section.repo_path(
+        page.path)
+    if repo_path == ".." or repo_path.startswith("../"):
+        return UnresolvedTarget(f"{url} points outside the repository", "fix the link upstream")
+    if repo_path == ".git" or repo_path.startswith(".git/"):
+        return UnresolvedTarget(f"{url} points into .git", "fix the link upstream", unsafe=True)
+    if repo_path == docs or repo_path.startswith(docs + "/"):
+        rel = repo_path[len(docs) + 1:]
+        if not path:
+            return PageTarget(section.source.name, page.path, anchor)
+        target = _resolve_in_docs(section, rel, anchor, ctx)
+        return target or UnresolvedTarget(f"{url} matches no page or file in {docs}/",
+                                          "fix the link upstream")
+    kind = section.checkout.tree.kind(repo_path)
+    if kind in ("blob", "link", "tree"):
+        return _repo_file(section, repo_path, kind == "tree", anchor)
+    at = f" at {section.checkout.short}" if section.checkout.commit else ""
+    return UnresolvedTarget(f"{url} does not exist in the repository{at}",
+                            "fix the link upstream")
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def _rel(from_doc: str, to_doc: str) -> str:
+    return posixpath.relpath(to_doc, posixpath.dirname(from_doc) or ".")
+
+
+def _anchor(ctx: BuildContext, section: Section, page: Page, target_section: Section,
+            target_page: Page, anchor: str | None, link: LinkRef) -> str:
+    if not anchor:
+        return ""
+    mapped = ctx.anchors(target_section, target_page).resolve(anchor)
+    if mapped is None:
+        where = "this page" if target_page is page else target_page.path
+        ctx.report(section, page.path, link.line, "anchor",
+                   f"anchor #{anchor} matches no heading or id in {where}",
+                   _severity(ctx))
+        return "#" + anchor
+    return "#" + mapped
+
+
+def _severity(ctx: BuildContext) -> Severity:
+    return {"warn": Severity.WARNING, "error": Severity.ERROR,
+            "ignore": Severity.INFO}[ctx.config.unresolved]
+
+
+def render(target: Target, link: LinkRef, page: Page, section: Section,
+           ctx: BuildContext) -> str | None:
+    """The new destination for ``link``, or None to keep it as written."""
+    here = section.host_path(page.path)
+    html_ctx = link.kind == "html"
+    if isinstance(target, AnchorTarget):
+        return _anchor(ctx, section, page, section, page, target.anchor, link) or None
+    if isinstance(target, PageTarget):
+        tsec = ctx.sections[target.source]
+        tpage = tsec.pages[target.path]
+        there = tsec.host_path(target.path)
+        anchor = _anchor(ctx, section, page, tsec, tpage, target.anchor, link)
+        if html_ctx:
+            return ctx.engine.url_from(here, ctx.engine.page_url(there)) + anchor
+        return _rel(here, there) + anchor
+    if isinstance(target, AssetTarget):
+        tsec = ctx.sections[target.source]
+        add_asset(tsec, target.path)
+        there = tsec.host_path(target.path)
+        if html_ctx:
+            return ctx.engine.url_from(here, ctx.engine.asset_url(there))
+        return _rel(here, there)
+    if isinstance(target, RepoFileTarget):
+        return target.url + (f"#{target.anchor}" if target.anchor else "")
+    if isinstance(target, HostTarget):
+        if not target.path:
+            return None
+        anchor = f"#{target.anchor}" if target.anchor else ""
+        if html_ctx:
+            return ctx.engine.url_from(here, ctx.engine.page_url(target.path)) + anchor
+        return _rel(here, target.path) + anchor
+    if isinstance(target, UnresolvedTarget):
+        hint = f" ({target.hint})" if target.hint else ""
+        ctx.report(section, page.path, link.line, "link", f"{target.reason}{hint}",
+                   Severity.WARNING if target.unsafe else _severity(ctx))
+        return "#" if target.unsafe else None
+    return None
+
+
+def add_asset(section: Section, rel: str) -> None:
+    from ..core.model import Asset
+
+    if rel not in section.assets:
+        repo_path = section.aliases.get(rel) or section.repo_path(rel)
+        section.assets[rel] = Asset(rel, section.checkout.root / repo_path)
+
+
+def _write(link: LinkRef, new: str, text: str) -> tuple[int, int, str]:
+    if link.kind == "html":
+        value = html.escape(new, quote=True)
+        if link.quote:
+            return link.start, link.end, value
+        return link.start, link.end, f'"{value}"'
+    if link.kind == "autolink":
+        if SCHEME_RE.match(new):
+            return link.start, link.end, f"<{new}>"
+        label = re.sub(r"([\\`*_\[\]<>])", r"\\\1", link.text)
+        return link.start, link.end, f"[{label}]({escape_destination(new, angle=False)})"
+    return link.start, link.end, escape_destination(new, angle=link.angle)
+
+
+@hookimpl
+def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
+    section = _section_of(page, ctx)
+    scan = ctx.scan(page)
+    offset = page.body_start
+    replacements: list[tuple[int, int, str]] = []
+    for line, raw in scan.unmapped:
+        ctx.report(section, page.path, line or None, "link",
+                   f"cannot locate the link {raw!r} in the source; left as written")
+    for link in scan.links:
+        if not link.dest.strip():
+            continue
+        target = ctx.hooks.resolve_link(link, page, ctx)
+        if target is None or isinstance(target, ExternalTarget):
+            continue
+        new = render(target, link, page, section, ctx)
+        if new is None or new == link.dest:
+            continue
+        start, end, value = _write(link, new, page.content)
+        replacements.append((start + offset, end + offset, value))
+    if replacements:
+        page.content = rewrite(page.content, replacements)

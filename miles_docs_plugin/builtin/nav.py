@@ -1,0 +1,122 @@
+"""Built-in nav: the source's ``nav:`` (MkDocs syntax) or, without one, every page.
+
+Without ``nav:``, ``index.md`` comes first, then pages and folders in name order; folders become
+groups titled after their name (``getting-started`` → "Getting Started"), like MkDocs' own
+automatic navigation.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import TYPE_CHECKING, Any
+
+from .. import hookimpl
+from ..core.errors import Diagnostic, Severity
+from ..core.model import NavGroup, NavItem, NavLink, NavPage, nav_pages
+from .links import find_page
+
+if TYPE_CHECKING:
+    from ..core.context import BuildContext
+    from ..core.model import Section
+
+INDEX_STEMS = ("index", "readme")
+
+
+def dir_title(name: str) -> str:
+    return re.sub(r"[-_]+", " ", name).strip().title()
+
+
+def _sort_key(path: str) -> tuple[tuple[int, str], ...]:
+    parts = path.split("/")
+    stem = posixpath.splitext(parts[-1])[0].lower()
+    last = (0 if stem in INDEX_STEMS else 1, parts[-1].lower())
+    return (*((1, p.lower()) for p in parts[:-1]), last)
+
+
+def auto_nav(paths: list[str]) -> list[NavItem]:
+    """Nest page paths into groups by folder, ``index.md`` first in each."""
+    root: list[NavItem] = []
+    groups: dict[str, NavGroup] = {}
+    for path in sorted(paths, key=_sort_key):
+        parent = root
+        folder = ""
+        for part in path.split("/")[:-1]:
+            folder = f"{folder}/{part}" if folder else part
+            group = groups.get(folder)
+            if group is None:
+                group = NavGroup(dir_title(part))
+                groups[folder] = group
+                parent.append(group)
+            parent = group.children
+        parent.append(NavPage(path))
+    return root
+
+
+class _NavError(Exception):
+    pass
+
+
+def _parse(items: Any, section: Section, ctx: BuildContext, where: str) -> list[NavItem]:
+    out: list[NavItem] = []
+    if not isinstance(items, list):
+        items = [items]
+    for item in items:
+        if isinstance(item, str):
+            out.append(_page_or_link(None, item, section, ctx, where))
+        elif isinstance(item, dict) and len(item) == 1:
+            (title, value), = item.items()
+            if isinstance(value, list):
+                out.append(NavGroup(str(title), _parse(value, section, ctx, where)))
+            elif isinstance(value, str):
+                out.append(_page_or_link(str(title), value, section, ctx, where))
+            else:
+                raise _NavError(f"nav entry {title!r} must be a path, a URL or a list")
+        else:
+            raise _NavError(f"nav entry {item!r} must be a path or a one-key mapping")
+    return out
+
+
+def _page_or_link(title: str | None, value: str, section: Section, ctx: BuildContext,
+                  where: str) -> NavItem:
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", value) or value.startswith("/"):
+        return NavLink(title or value, value)
+    page = find_page(section, value)
+    if page is None:
+        section.diagnostics.append(Diagnostic(
+            section.source.name, where, None, "nav",
+            f"nav lists {value!r}, which is not a page of {section.source.docs_dir}/"))
+        return NavLink(title or value, value)
+    return NavPage(page, title)
+
+
+@hookimpl(trylast=True)
+def mdp_build_nav(section: Section, ctx: BuildContext) -> list[NavItem] | None:
+    config = section.source.nav
+    if config is None:
+        items = auto_nav(list(section.pages))
+        for item in nav_pages(items):
+            sidebar = section.pages[item.path].meta.get("sidebarTitle")
+            if isinstance(sidebar, str) and sidebar.strip():
+                item.title = sidebar.strip()
+        return items
+    where = f"{ctx.config.config_file or 'config'}: sources.{section.source.name}.nav"
+    try:
+        return _parse(config, section, ctx, where)
+    except _NavError as exc:
+        from ..core.errors import ConfigError
+
+        raise ConfigError(str(exc), where=where,
+                          hint="use MkDocs nav syntax: `- path.md` or `- Title: path.md` or "
+                               "`- Group: [...]`") from None
+
+
+@hookimpl
+def mdp_collect_diagnostics(section: Section, ctx: BuildContext) -> list[Diagnostic] | None:
+    if section.source.nav is None:
+        return None
+    listed = {item.path for item in nav_pages(section.nav)}
+    missing = sorted(p for p in section.pages if p not in listed)
+    return [Diagnostic(section.source.name, section.repo_path(p), None, "unlisted",
+                       f"{p} is not listed in the nav of source {section.source.name!r}",
+                       Severity.INFO) for p in missing]

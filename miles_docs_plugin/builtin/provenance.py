@@ -1,0 +1,111 @@
+"""Built-in provenance: every injected page says where it comes from.
+
+Each page gets ``page.extra["provenance"]`` (``source_repo``, ``source_path``,
+``source_commit``, ``source_url``, ``edit_url``, ``local``), which the adapters expose as page
+meta (MkDocs) or template context (Sphinx), and — unless ``banner: false`` — a banner at the top
+of the page (right after its first ``#`` heading, so engines still take the title from it).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import TYPE_CHECKING, Any
+
+from .. import hookimpl
+from ..core.urls import web_link
+
+if TYPE_CHECKING:
+    from ..core.context import BuildContext
+    from ..core.model import Page, Section
+
+BANNER_CLASS = "miles-docs-banner"
+H1_RE = re.compile(r"^ {0,3}#(?:[ \t]+[^\n]*)?[ \t]*$")
+SETEXT_RE = re.compile(r"^ {0,3}=+[ \t]*$")
+
+
+def provenance(section: Section, page: Page) -> dict[str, Any]:
+    source = section.source
+    checkout = section.checkout
+    repo_path = section.repo_path(page.path)
+    web = source.web_url
+    url = web_link(web, "blob", checkout.commit or source.ref, repo_path) if web else None
+    edit_url = None
+    if web and source.edit_uri != "":
+        if source.edit_uri:
+            edit_url = f"{web.rstrip('/')}/{source.edit_uri.strip('/')}/{page.path}"
+        else:
+            edit_url = web_link(web, "edit", source.ref, repo_path)
+    return {
+        "source_name": source.name,
+        "source_repo": source.url.display if not web else web.split("://", 1)[-1].split(
+            "/", 1)[-1],
+        "source_repo_url": web or source.repo,
+        "source_path": repo_path,
+        "source_commit": checkout.commit,
+        "source_short": checkout.short,
+        "source_url": url,
+        "edit_url": edit_url,
+        "local": checkout.local,
+    }
+
+
+def _default_banner(info: dict[str, Any], local_root: str | None) -> str:
+    repo = html.escape(str(info["source_repo"]))
+    path = html.escape(str(info["source_path"]))
+    if info["local"]:
+        return (f'<p class="{BANNER_CLASS} {BANNER_CLASS}--local">Preview: this page is built '
+                f"from the local working copy <code>{html.escape(local_root or '')}</code> of "
+                f"{repo} (<code>{path}</code>), uncommitted changes included; it is not a "
+                "pinned commit.</p>")
+    name = f"{repo}/{path}"
+    link = (f'<a href="{html.escape(info["source_url"], quote=True)}">{name}</a>'
+            if info["source_url"] else f"<code>{name}</code>")
+    return (f'<p class="{BANNER_CLASS}">This page comes from {link} at commit '
+            f'<code>{html.escape(info["source_short"])}</code>.</p>')
+
+
+def banner_text(section: Section, page: Page, info: dict[str, Any]) -> str | None:
+    setting = section.source.banner
+    if setting is False:
+        return None
+    if isinstance(setting, str):
+        fields = {"repo": info["source_repo"], "path": info["source_path"],
+                  "commit": info["source_commit"] or "local", "short": info["source_short"],
+                  "url": info["source_url"] or info["source_repo_url"], "name": info["source_name"]}
+        try:
+            return setting.format(**fields)
+        except (KeyError, IndexError, ValueError):
+            return setting
+    local = str(section.checkout.root) if section.checkout.local else None
+    return _default_banner(info, local)
+
+
+def insert_banner(content: str, body_start: int, banner: str) -> str:
+    """Insert ``banner`` as its own block after the page's leading H1 (or at the body start)."""
+    body = content[body_start:]
+    lines = body.splitlines(keepends=True)
+    i = 0
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    at = 0
+    if i < len(lines) and H1_RE.match(lines[i].rstrip("\r\n")):
+        at = i + 1
+    elif i + 1 < len(lines) and lines[i].strip() and SETEXT_RE.match(lines[i + 1].rstrip("\r\n")):
+        at = i + 2
+    offset = body_start + sum(len(x) for x in lines[:at])
+    before = content[:offset]
+    if before and not before.endswith("\n"):
+        before += "\n"
+    sep = "\n" if at else ""
+    return f"{before}{sep}{banner}\n\n{content[offset:]}"
+
+
+@hookimpl(trylast=True)
+def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
+    section = ctx.sections[page.source]
+    info = provenance(section, page)
+    page.extra["provenance"] = info
+    banner = banner_text(section, page, info)
+    if banner:
+        page.content = insert_banner(page.content, page.body_start, banner)

@@ -1,0 +1,83 @@
+"""Heading anchors: what upstream authors wrote, and what the host engine will emit.
+
+Upstream pages are written for GitHub and Mintlify, whose heading slugs follow GitHub's rules
+(``## LoRA + IPC weight sync`` → ``#lora--ipc-weight-sync``). MkDocs' ``toc`` and MyST each emit
+their own slug for the same heading. :class:`AnchorMap` lists, per page, the ids the engine emits
+and maps every upstream spelling (GitHub slug, Mintlify slug, the engine's own slug, explicit
+``id``/``name`` attributes and ``{#id}`` attributes) to the emitted id.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from .markdown import Heading, HtmlId
+
+_GITHUB_CLEAN = re.compile(r"[^\w\u4e00-\u9fff\- ]")
+ATTR_ID_RE = re.compile(r"\s*\{\s*#([A-Za-z][\w:.-]*)[^}]*\}\s*$")
+
+
+def github_slug(text: str) -> str:
+    """GitHub's heading slug (lowercase, spaces to ``-``, punctuation dropped)."""
+    return _GITHUB_CLEAN.sub("", text.lower().replace(" ", "-"))
+
+
+def github_unique(slug: str, seen: dict[str, int]) -> str:
+    """GitHub's duplicate rule: ``x``, ``x-1``, ``x-2``..."""
+    if slug not in seen:
+        seen[slug] = 0
+        return slug
+    while True:
+        seen[slug] += 1
+        candidate = f"{slug}-{seen[slug]}"
+        if candidate not in seen:
+            seen[candidate] = 0
+            return candidate
+
+
+#: An engine's slugger for one page: called once per heading, in order, with the heading text;
+#: returns the id the engine will emit (it keeps its own duplicate state), or "" for none.
+PageSlugger = Callable[[str], str]
+
+
+def explicit_id(heading: Heading) -> str | None:
+    """``{#custom}`` attribute at the end of a heading (attr_list / MyST syntax)."""
+    m = ATTR_ID_RE.search(heading.raw)
+    return m.group(1) if m else None
+
+
+@dataclass
+class AnchorMap:
+    """Ids of one page: the emitted ones and every upstream spelling that leads to them."""
+
+    emitted: set[str] = field(default_factory=set)
+    aliases: dict[str, str] = field(default_factory=dict)
+
+    def resolve(self, anchor: str) -> str | None:
+        if anchor in self.emitted:
+            return anchor
+        hit = self.aliases.get(anchor)
+        if hit is not None:
+            return hit
+        return self.aliases.get(anchor.lower())
+
+    @classmethod
+    def build(cls, headings: Iterable[Heading], ids: Iterable[HtmlId],
+              slugger: PageSlugger) -> AnchorMap:
+        amap = cls()
+        seen_github: dict[str, int] = {}
+        for heading in headings:
+            custom = explicit_id(heading)
+            text = ATTR_ID_RE.sub("", heading.text) if custom else heading.text
+            emitted = custom or slugger(text)
+            upstream = github_unique(github_slug(text), seen_github)
+            if not emitted:
+                continue
+            amap.emitted.add(emitted)
+            amap.aliases.setdefault(upstream, emitted)
+            amap.aliases.setdefault(upstream.lower(), emitted)
+        for html_id in ids:
+            amap.emitted.add(html_id.value)
+        return amap

@@ -1,0 +1,184 @@
+"""Collect the pages of a checkout: read, verify, split front matter, find titles."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from typing import Any
+
+import yaml
+
+from .cache import CacheEntryInvalid, blob_id
+from .errors import ContentError
+from .model import PAGE_SUFFIXES, Checkout, Page, Section
+
+#: The same front matter rule as MkDocs (``mkdocs.utils.meta``): ``---`` lines around YAML.
+FRONT_MATTER_RE = re.compile(r"\A-{3}[ \t]*\r?\n(.*?\r?\n)??(?:\.{3}|-{3})[ \t]*(?:\r?\n|\Z)", re.S)
+MAX_FRONT_MATTER = 256 * 1024
+MAX_SYMLINK_HOPS = 40
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses documents whose aliases expand beyond a bound."""
+
+    MAX_ALIASES = 100
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._aliases = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            self._aliases += 1
+            if self._aliases > self.MAX_ALIASES:
+                raise yaml.YAMLError(f"more than {self.MAX_ALIASES} aliases")
+        return super().compose_node(parent, index)
+
+
+class FrontMatterError(ValueError):
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def parse_front_matter(text: str) -> tuple[dict[str, Any], int, int]:
+    """Return (meta, body offset, number of lines before the body) of a page.
+
+    Raises :class:`FrontMatterError` (with the 1-based page line) for malformed front matter.
+    """
+    m = FRONT_MATTER_RE.match(text)
+    if not m:
+        return {}, 0, 0
+    raw = m.group(1) or ""
+    lines = text[:m.end()].count("\n")
+    if len(raw) > MAX_FRONT_MATTER:
+        raise FrontMatterError(f"front matter larger than {MAX_FRONT_MATTER // 1024} KiB", 1)
+    try:
+        data = yaml.load(raw, Loader=_BoundedLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise FrontMatterError(f"invalid YAML front matter: {problem}",
+                               mark.line + 2 if mark is not None else 1) from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise FrontMatterError("front matter must be a mapping of keys to values, got "
+                               f"{type(data).__name__}", 2)
+    return {str(k): v for k, v in data.items()}, m.end(), lines
+
+
+def _resolve_symlink(checkout: Checkout, path: str) -> tuple[str | None, str]:
+    """Follow a symlink inside the repository tree; return (target path, problem)."""
+    seen: set[str] = set()
+    current = path
+    for _ in range(MAX_SYMLINK_HOPS):
+        if current in seen:
+            return None, "is a symlink loop"
+        seen.add(current)
+        try:
+            target = os.readlink(checkout.root / current)
+        except OSError:
+            return None, "is a symlink that cannot be read"
+        if target.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", target):
+            return None, f"is a symlink to the absolute path {target!r} (not followed)"
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(current), target))
+        if joined == ".." or joined.startswith("../"):
+            return None, f"is a symlink that points outside the repository ({target!r}, not " \
+                         "followed)"
+        docs = checkout.source.docs_dir
+        if not (joined == docs or joined.startswith(docs + "/")):
+            return None, f"is a symlink to {joined!r}, outside {docs}/ (not followed)"
+        kind = checkout.tree.kind(joined)
+        if kind == "link":
+            current = joined
+            continue
+        if kind == "blob":
+            return joined, ""
+        return None, f"is a symlink to {joined!r}, which is not a file (not followed)"
+    return None, "is a symlink chain that is too long (not followed)"
+
+
+def read_verified(checkout: Checkout, repo_path: str) -> bytes:
+    """Read a file of the checkout; for pinned checkouts, check it against its blob id."""
+    data = (checkout.root / repo_path).read_bytes()
+    if not checkout.local:
+        expected = checkout.tree.blobs.get(repo_path)
+        if expected is None or blob_id(data) != expected:
+            raise CacheEntryInvalid(f"{repo_path} does not match commit {checkout.commit}")
+    return data
+
+
+def verify_file(checkout: Checkout, repo_path: str) -> None:
+    """Cheap check of a non-page file (size and mtime, then content if those differ)."""
+    if checkout.local:
+        return
+    expected = checkout.tree.stats.get(repo_path)
+    try:
+        st = (checkout.root / repo_path).lstat()
+    except FileNotFoundError:
+        raise CacheEntryInvalid(f"{repo_path} is missing from the cache entry") from None
+    if expected is None or (st.st_size, st.st_mtime_ns) != expected:
+        read_verified(checkout, repo_path)
+
+
+def page_dest(path: str) -> str:
+    root, ext = posixpath.splitext(path)
+    return root + ".md" if ext.lower() in PAGE_SUFFIXES else path
+
+
+def is_page(path: str) -> bool:
+    return posixpath.splitext(path)[1].lower() in PAGE_SUFFIXES
+
+
+def collect(checkout: Checkout, ctx_report: Any) -> Section:
+    """Read every page of the docs folder into a new :class:`Section`.
+
+    ``ctx_report(section, page_path, line, code, message, severity)`` records diagnostics.
+    """
+    source = checkout.source
+    section = Section(source=source, checkout=checkout, pages={}, assets={}, nav=[])
+    docs = source.docs_dir
+    prefix = docs + "/"
+    for repo_path in sorted(checkout.tree.files_under(docs)):
+        rel = repo_path[len(prefix):]
+        kind = checkout.tree.kind(repo_path)
+        read_path = repo_path
+        if kind == "link":
+            target, problem = _resolve_symlink(checkout, repo_path)
+            if target is None:
+                ctx_report(section, rel, None, "symlink", f"{rel} {problem}")
+                continue
+            read_path = target
+            section.aliases[rel] = target
+        if not is_page(rel):
+            verify_file(checkout, read_path)
+            continue
+        data = read_verified(checkout, read_path)
+        if b"\0" in data[:8192]:
+            ctx_report(section, rel, None, "page", f"{rel} is a binary file with a Markdown "
+                       "name; skipped")
+            continue
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[:exc.start].count(b"\n") + 1
+            ctx_report(section, rel, line, "encoding",
+                       "the page is not valid UTF-8; invalid bytes were replaced with U+FFFD")
+            text = data.decode("utf-8", errors="replace")
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        try:
+            meta, body_start, body_line = parse_front_matter(text)
+        except FrontMatterError as exc:
+            raise ContentError(str(exc), where=f"{source.url.display}: {repo_path}:{exc.line}",
+                               hint="fix the front matter upstream, or pin a commit where it "
+                                    "is valid") from None
+        page = Page(source=source.name, path=rel, dest=page_dest(rel), text=text, meta=meta, body_start=body_start,
+                    body_line=body_line, content=text, blob=checkout.tree.blobs.get(read_path))
+        title = meta.get("title")
+        if isinstance(title, (str, int, float)) and str(title).strip():
+            page.title = str(title).strip()
+        section.pages[rel] = page
+    return section

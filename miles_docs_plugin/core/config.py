@@ -1,0 +1,342 @@
+"""The ``miles-docs.yml`` config: schema, loading and validation.
+
+One schema serves the MkDocs plugin (``miles-docs.yml`` next to ``mkdocs.yml``, or inline
+``sources:``), the Sphinx extension (``miles_docs_config`` / ``miles_docs_sources``) and the CLI.
+The schema is data (:data:`TOP_FIELDS`, :data:`SOURCE_FIELDS`), so the README's reference is
+generated from it and cannot disagree with what is validated.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import ConfigError
+from .urls import RepoUrl, parse_repo_url
+
+CONFIG_FILE = "miles-docs.yml"
+LOCK_FILE = "miles-docs.lock"
+
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+UNRESOLVED_CHOICES = ("warn", "error", "ignore")
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One config key: its type, default and the sentence the reference prints."""
+
+    key: str
+    type: str  #: human-readable type, as printed in the reference
+    default: Any
+    doc: str
+    required: bool = False
+    check: Callable[[Any], bool] | None = None
+
+    def accepts(self, value: Any) -> bool:
+        return self.check(value) if self.check else True
+
+
+def _is_str(v: Any) -> bool:
+    return isinstance(v, str) and v != ""
+
+
+def _is_opt_str(v: Any) -> bool:
+    return v is None or _is_str(v)
+
+
+def _is_bool(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
+def _is_list_of_str(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def _is_banner(v: Any) -> bool:
+    return v is None or isinstance(v, (bool, str))
+
+
+def _is_nav(v: Any) -> bool:
+    return v is None or isinstance(v, list)
+
+
+def _is_links(v: Any) -> bool:
+    return isinstance(v, dict)
+
+
+SOURCE_FIELDS: tuple[FieldSpec, ...] = (
+    FieldSpec("name", "string", None, "Id of the source; also the default mount and the lock key.",
+              required=True, check=_is_str),
+    FieldSpec("repo", "string", None,
+              "Git URL of the upstream repository (https, ssh, git, file, or a path relative to "
+              "the config file).", required=True, check=_is_str),
+    FieldSpec("ref", "string", "main",
+              "Branch, tag or commit that `miles-docs update` follows. Builds never follow it: "
+              "they use the commit in the lock file.", check=_is_str),
+    FieldSpec("docs_dir", "string", "docs", "Folder of the docs inside the repository.",
+              check=_is_str),
+    FieldSpec("mount", "string", "<name>",
+              "URL prefix of the section in the host site (a relative path, no `..`).",
+              check=_is_opt_str),
+    FieldSpec("title", "string", "<Name>", "Navigation title of the section.", check=_is_opt_str),
+    FieldSpec("nav", "list", None,
+              "Navigation of the section, in MkDocs `nav` syntax, paths relative to `docs_dir`. "
+              "Default: every page, `index.md` first, folders as groups.", check=_is_nav),
+    FieldSpec("web_url", "string", "derived from `repo`",
+              "Public web address of the repository, for permalinks, edit links and banners. "
+              "Derived from GitHub/GitLab `repo` URLs.", check=_is_opt_str),
+    FieldSpec("edit_uri", "string", "edit/<ref>/<docs_dir>/",
+              "Path below `web_url` that edit links use; `false`-like empty string disables them.",
+              check=lambda v: v is None or isinstance(v, str)),
+    FieldSpec("local", "string", None,
+              "Build from this local working copy instead of the pinned commit (preview only). "
+              "`MILES_DOCS_LOCAL_<NAME>` overrides it.", check=_is_opt_str),
+    FieldSpec("banner", "bool or string", None,
+              "Per-source override of the top-level `banner`.", check=_is_banner),
+    FieldSpec("placement", "string", "end",
+              "Where the section goes in the host navigation: `end`, `start`, or `none` "
+              "(the section is built but you place it yourself).",
+              check=lambda v: v in ("end", "start", "none")),
+)
+
+TOP_FIELDS: tuple[FieldSpec, ...] = (
+    FieldSpec("sources", "list of sources", None, "The upstream sections to inject.",
+              required=True, check=lambda v: isinstance(v, list)),
+    FieldSpec("lock_file", "string", LOCK_FILE,
+              "Lock file with the pinned commits, relative to the config file.", check=_is_str),
+    FieldSpec("cache_dir", "string", "user cache dir",
+              "Where checkouts are cached (outside the host repository). `MILES_DOCS_CACHE` "
+              "overrides it.", check=_is_opt_str),
+    FieldSpec("offline", "bool", False,
+              "Never touch the network; a pin that is not cached is an error. "
+              "`MILES_DOCS_OFFLINE=1` sets it.", check=_is_bool),
+    FieldSpec("host_urls", "list of strings", [],
+              "Public URLs of the host site; upstream links to them become internal links.",
+              check=_is_list_of_str),
+    FieldSpec("banner", "bool or string", True,
+              "Provenance banner on every injected page: `true`, `false`, or a template with "
+              "`{repo}`, `{path}`, `{commit}`, `{short}`, `{url}`.", check=_is_banner),
+    FieldSpec("links", "mapping", {"unresolved": "warn"},
+              "`unresolved: warn | error | ignore` — what an unresolvable link does.",
+              check=_is_links),
+)
+
+
+@dataclass(frozen=True)
+class SourceConfig:
+    name: str
+    repo: str  #: as written in the config (what the lock file records)
+    url: RepoUrl  #: parsed and checked
+    ref: str
+    docs_dir: str
+    mount: str
+    title: str
+    nav: list[Any] | None
+    web_url: str | None
+    edit_uri: str | None
+    local: Path | None
+    banner: bool | str
+    placement: str
+
+
+@dataclass(frozen=True)
+class Config:
+    base_dir: Path  #: folder of the config file; relative paths are relative to it
+    config_file: Path | None  #: None for inline configs
+    sources: tuple[SourceConfig, ...]
+    lock_file: Path
+    cache_dir: Path | None
+    offline: bool
+    host_urls: tuple[str, ...]
+    banner: bool | str
+    unresolved: str
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def source(self, name: str) -> SourceConfig:
+        for s in self.sources:
+            if s.name == name:
+                return s
+        raise ConfigError(f"no source named {name!r}", where=str(self.config_file or "config"),
+                          hint=f"configured: {', '.join(s.name for s in self.sources) or 'none'}")
+
+
+def _where(config_file: Path | None, key: str) -> str:
+    return f"{config_file or 'inline config'}: {key}"
+
+
+def _unknown_key(spec: Sequence[FieldSpec], key: str, where: str) -> ConfigError:
+    names = [f.key for f in spec]
+    close = difflib.get_close_matches(key, names, n=1)
+    hint = f"did you mean {close[0]!r}?" if close else f"valid keys: {', '.join(names)}"
+    return ConfigError(f"unknown key {key!r}", where=where, hint=hint)
+
+
+def _check_fields(spec: Sequence[FieldSpec], data: Mapping[str, Any], where: str) -> None:
+    names = {f.key for f in spec}
+    for key in data:
+        if key not in names:
+            raise _unknown_key(spec, str(key), where)
+    for f in spec:
+        if f.key not in data or data[f.key] is None:
+            if f.required:
+                raise ConfigError(f"missing required key {f.key!r}", where=where,
+                                  hint=f"{f.key}: {f.doc}")
+            continue
+        if not f.accepts(data[f.key]):
+            raise ConfigError(
+                f"{f.key!r} must be {f.type}, got {data[f.key]!r}", where=where,
+                hint=f"{f.key}: {f.doc}")
+
+
+def _clean_rel(path: str, what: str, where: str) -> str:
+    """A relative POSIX path with no ``..``, no leading or trailing slash."""
+    p = path.strip().strip("/") if not path.startswith("/") else path
+    if path.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", path):
+        raise ConfigError(f"{what} {path!r} must be a relative path", where=where,
+                          hint=f"write it without the leading '/', e.g. {path.strip('/')!r}")
+    parts = [x for x in p.replace("\\", "/").split("/") if x not in ("", ".")]
+    if any(x == ".." for x in parts):
+        raise ConfigError(f"{what} {path!r} must not contain '..'", where=where,
+                          hint="mount the section below the host's docs folder")
+    if not parts:
+        raise ConfigError(f"{what} {path!r} is empty", where=where,
+                          hint="name a folder, e.g. the source name")
+    return "/".join(parts)
+
+
+def _default_title(name: str) -> str:
+    return re.sub(r"[-_]+", " ", name).strip().title()
+
+
+def _parse_source(raw: Any, index: int, config_file: Path | None, base_dir: Path,
+                  default_banner: bool | str, env: Mapping[str, str]) -> SourceConfig:
+    where = _where(config_file, f"sources[{index}]")
+    if not isinstance(raw, dict):
+        raise ConfigError(f"each source must be a mapping, got {raw!r}", where=where,
+                          hint="write `- name: ...` with `repo:` below it")
+    if isinstance(raw.get("name"), str):
+        where = _where(config_file, f"sources[{index}] ({raw['name']})")
+    _check_fields(SOURCE_FIELDS, raw, where)
+    name: str = raw["name"]
+    if not NAME_RE.match(name):
+        raise ConfigError(f"source name {name!r} may only hold letters, digits, '.', '_' and '-'",
+                          where=where, hint="it is used as a lock key and a folder name")
+    url = parse_repo_url(raw["repo"], base_dir=base_dir, where=f"{where}: repo")
+    docs_dir = _clean_rel(raw.get("docs_dir") or "docs", "docs_dir", where)
+    mount = _clean_rel(raw.get("mount") or name, "mount", where)
+    local_raw = env.get(f"MILES_DOCS_LOCAL_{re.sub(r'[^A-Za-z0-9]', '_', name).upper()}") or raw.get(
+        "local")
+    local = (base_dir / local_raw).resolve() if local_raw else None
+    banner = raw["banner"] if raw.get("banner") is not None else default_banner
+    return SourceConfig(
+        name=name,
+        repo=raw["repo"],
+        url=url,
+        ref=raw.get("ref") or "main",
+        docs_dir=docs_dir,
+        mount=mount,
+        title=raw.get("title") or _default_title(name),
+        nav=raw.get("nav"),
+        web_url=(raw.get("web_url") or url.web_url or None),
+        edit_uri=raw.get("edit_uri"),
+        local=local,
+        banner=banner,
+        placement=raw.get("placement") or "end",
+    )
+
+
+def parse_config(data: Any, *, base_dir: Path, config_file: Path | None = None,
+                 env: Mapping[str, str] | None = None) -> Config:
+    """Validate a config mapping (already loaded from YAML or given inline)."""
+    env = os.environ if env is None else env
+    where = str(config_file or "inline config")
+    if not isinstance(data, dict):
+        raise ConfigError("the config must be a mapping with a `sources:` list", where=where,
+                          hint="see the README's smallest config")
+    _check_fields(TOP_FIELDS, data, where)
+    links = data.get("links") or {}
+    for key in links:
+        if key != "unresolved":
+            raise _unknown_key((FieldSpec("unresolved", "", "", ""),), str(key),
+                               _where(config_file, "links"))
+    unresolved = links.get("unresolved", "warn")
+    if unresolved not in UNRESOLVED_CHOICES:
+        raise ConfigError(f"links.unresolved must be one of {', '.join(UNRESOLVED_CHOICES)}, "
+                          f"got {unresolved!r}", where=where)
+    banner = data.get("banner", True)
+    if banner is None:
+        banner = True
+    sources = tuple(_parse_source(raw, i, config_file, base_dir, banner, env)
+                    for i, raw in enumerate(data["sources"]))
+    if not sources:
+        raise ConfigError("`sources:` is empty", where=where,
+                          hint="add at least one source with `name:` and `repo:`")
+    seen: dict[str, str] = {}
+    mounts: dict[str, str] = {}
+    for s in sources:
+        if s.name in seen:
+            raise ConfigError(f"duplicate source name {s.name!r}", where=where,
+                              hint="every source needs its own name (it is the lock key)")
+        seen[s.name] = s.name
+        for other_mount, other in mounts.items():
+            if s.mount == other_mount or s.mount.startswith(other_mount + "/") or \
+                    other_mount.startswith(s.mount + "/"):
+                raise ConfigError(
+                    f"sources {other!r} and {s.name!r} both mount at {s.mount!r}"
+                    if s.mount == other_mount else
+                    f"mount {s.mount!r} of {s.name!r} overlaps mount {other_mount!r} of {other!r}",
+                    where=where, hint="give each source its own `mount:` folder")
+        mounts[s.mount] = s.name
+    cache_env = env.get("MILES_DOCS_CACHE")
+    cache_raw = cache_env or data.get("cache_dir")
+    cache_dir = (base_dir / os.path.expanduser(cache_raw)).resolve() if cache_raw else None
+    offline = bool(data.get("offline", False)) or env.get("MILES_DOCS_OFFLINE", "") not in (
+        "", "0", "false", "no")
+    return Config(
+        base_dir=base_dir,
+        config_file=config_file,
+        sources=sources,
+        lock_file=(base_dir / (data.get("lock_file") or LOCK_FILE)),
+        cache_dir=cache_dir,
+        offline=offline,
+        host_urls=tuple(u.rstrip("/") for u in data.get("host_urls") or ()),
+        banner=banner,
+        unresolved=unresolved,
+        raw=data,
+    )
+
+
+def load_yaml_file(path: Path, what: str) -> Any:
+    """``yaml.safe_load`` a file, turning YAML errors into one clear message with the line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the {what}: {exc}", where=str(path)) from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"invalid YAML in the {what}: {problem}", where=where,
+                          hint="fix the syntax at that line") from None
+
+
+def load_config(path: Path, *, env: Mapping[str, str] | None = None) -> Config:
+    """Load and validate ``miles-docs.yml``."""
+    path = path.resolve()
+    try:
+        data = load_yaml_file(path, "config file")
+    except FileNotFoundError:
+        raise ConfigError("config file not found", where=str(path),
+                          hint="create it with `miles-docs init`, or see the README") from None
+    return parse_config(data, base_dir=path.parent, config_file=path, env=env)

@@ -1,0 +1,137 @@
+"""What a build knows while it runs: config, hooks, cache, the host engine, all sections."""
+
+from __future__ import annotations
+
+import logging
+import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .anchors import AnchorMap, PageSlugger, github_slug, github_unique
+from .errors import Diagnostic, Severity
+
+if TYPE_CHECKING:
+    from .cache import Cache
+    from .config import Config
+    from .lock import Lock
+    from .model import Page, Section
+    from .plugins import Hooks
+    from .scancache import ScanCache
+
+log = logging.getLogger("miles_docs")
+
+
+class Engine:
+    """What the core needs to know about the host engine. Adapters subclass it.
+
+    The default describes a neutral engine (used by the CLI ``check``): pages are addressed by
+    their ``.md`` paths and headings get GitHub slugs.
+    """
+
+    name = "none"
+    #: Markdown features available in the host: ``admonition``, ``details``, ``tabbed``,
+    #: ``mermaid``, ``sphinx-design``, ``attr_list``.
+    features: frozenset[str] = frozenset()
+
+    def __init__(self, host_pages: set[str] | None = None) -> None:
+        #: Docs paths of the host's own pages (``index.md``), when known.
+        self.host_pages = host_pages
+
+    def page_url(self, doc_path: str) -> str:
+        """URL of a page of the host docs tree, relative to the site root."""
+        return doc_path
+
+    def asset_url(self, doc_path: str) -> str:
+        return doc_path
+
+    def page_slugger(self) -> PageSlugger:
+        """A new slugger for one page (headings in order, duplicates handled)."""
+        seen: dict[str, int] = {}
+        return lambda text: github_unique(github_slug(text), seen)
+
+    # -- components ---------------------------------------------------------------------------
+
+    def block(self, name: str, attrs: dict[str, str], indent: str, body: list[str],
+              inline: str) -> list[str]:
+        """Write a component in the engine's syntax; the first and last lines replace the tags.
+
+        ``body`` holds the lines between the tags (as written, with ``indent``); ``inline`` is
+        content that stood on the opening line. Return the replacement lines, ideally
+        ``len(body) + 2`` of them. This default writes plain Markdown that every engine reads.
+        """
+        title = attrs.get("title", "")
+        label = CALLOUT_TITLES.get(name)
+        if label is not None:
+            head = f"{indent}> **{title or label}**" + (f" {inline}" if inline else "")
+            return [head, *[_quote(indent, line) for line in body], ""]
+        opening: list[str] = []
+        if title:
+            href = attrs.get("href")
+            opening = [f"{indent}**[{title}]({href})**" if href else f"{indent}**{title}**"]
+        if inline:
+            opening.append(indent + inline)
+        return [*(opening or [""]), *body, ""]
+
+    def url_from(self, from_doc: str, to_url: str) -> str:
+        """``to_url`` (site-relative) as seen from the page ``from_doc`` (for raw HTML)."""
+        base = posixpath.dirname(self.page_url(from_doc).rstrip("/") + "/x")
+        rel = posixpath.relpath(to_url or ".", base or ".")
+        if to_url.endswith("/") and not rel.endswith("/"):
+            rel += "/"
+        return rel
+
+
+CALLOUT_TITLES = {"Note": "Note", "Warning": "Warning", "Tip": "Tip", "Info": "Info",
+                  "Check": "Check", "Danger": "Danger", "Caution": "Caution"}
+
+
+def _quote(indent: str, line: str) -> str:
+    inner = line[len(indent):] if line.startswith(indent) else line.lstrip()
+    return f"{indent}> {inner}".rstrip() if inner.strip() else f"{indent}>"
+
+
+@dataclass
+class BuildContext:
+    config: Config
+    hooks: Hooks
+    cache: Cache
+    engine: Engine
+    lock: Lock | None = None
+    scans: ScanCache | None = None
+    sections: dict[str, Section] = field(default_factory=dict)
+    progress: Callable[[str], None] = lambda message: log.info("miles-docs: %s", message)
+    _anchors: dict[tuple[str, str], AnchorMap] = field(default_factory=dict)
+
+    def report(self, section: Section, page_path: str | None, line: int | None, code: str,
+               message: str, severity: Severity = Severity.WARNING) -> None:
+        """Record a diagnostic located in upstream ``docs_dir/page_path:line``."""
+        path = section.repo_path(page_path) if page_path else section.source.docs_dir
+        section.diagnostics.append(Diagnostic(section.source.name, path, line, code, message,
+                                              severity))
+
+    def anchors(self, section: Section, page: Page) -> AnchorMap:
+        """The anchor map of a page (computed once per build)."""
+        key = (section.source.name, page.path)
+        amap = self._anchors.get(key)
+        if amap is None:
+            scan = self.scan(page)
+            amap = AnchorMap.build(scan.headings, scan.ids, self.engine.page_slugger())
+            self._anchors[key] = amap
+        return amap
+
+    def scan(self, page: Page) -> ScanResultT:
+        """The scan of a page's prepared content (cached by content)."""
+        if page.scan is None:
+            from .markdown import scan as do_scan
+
+            body = page.content[page.body_start:]
+            if self.scans is not None:
+                page.scan = self.scans.get(body, page.body_line, do_scan)
+            else:
+                page.scan = do_scan(body, line_offset=page.body_line)
+        return page.scan
+
+
+if TYPE_CHECKING:
+    from .markdown import ScanResult as ScanResultT

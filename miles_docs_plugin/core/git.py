@@ -1,0 +1,101 @@
+"""Running git: argument lists only, no shell, no prompts, no secrets in output.
+
+Authentication is whatever the user's git already does (credential helpers, SSH agent). For CI,
+``MILES_DOCS_GIT_TOKEN`` is handed to git as an HTTP ``Authorization`` header through
+``GIT_CONFIG_*`` environment variables: it never appears in a URL, a command line, a log line or
+an error message (every output of git is masked before it is shown).
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import shutil
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from .errors import FetchError
+from .urls import ALLOWED_SCHEMES, mask
+
+TOKEN_ENV = "MILES_DOCS_GIT_TOKEN"
+TOKEN_USER_ENV = "MILES_DOCS_GIT_USER"
+GIT_TIMEOUT = float(os.environ.get("MILES_DOCS_GIT_TIMEOUT", "600"))
+
+
+class GitError(FetchError):
+    """A git command failed; ``stderr`` is already masked."""
+
+    def __init__(self, message: str, *, stderr: str = "", where: str | None = None,
+                 hint: str | None = None) -> None:
+        self.stderr = stderr
+        super().__init__(message, where=where, hint=hint)
+
+
+def _secrets(env: Mapping[str, str]) -> list[str]:
+    token = env.get(TOKEN_ENV)
+    if not token:
+        return []
+    user = env.get(TOKEN_USER_ENV, "x-access-token")
+    basic = base64.b64encode(f"{user}:{token}".encode()).decode()
+    return [token, basic]
+
+
+def scrub(text: str, env: Mapping[str, str] | None = None) -> str:
+    """Mask credentials in URLs and the CI token anywhere in ``text``."""
+    env = os.environ if env is None else env
+    text = mask(text)
+    for secret in _secrets(env):
+        text = text.replace(secret, "***")
+    return text
+
+
+def git_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment git runs in."""
+    env = dict(os.environ if base is None else base)
+    env["GIT_TERMINAL_PROMPT"] = "0"  # fail instead of waiting for a password
+    env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+    # Defence in depth: even a submodule or redirect cannot reach ext:: or other transports.
+    env["GIT_ALLOW_PROTOCOL"] = ":".join(ALLOWED_SCHEMES)
+    env["LC_ALL"] = "C"
+    env.pop("GIT_DIR", None)
+    env.pop("GIT_WORK_TREE", None)
+    token = env.get(TOKEN_ENV)
+    if token:
+        user = env.get(TOKEN_USER_ENV, "x-access-token")
+        header = "Authorization: Basic " + base64.b64encode(f"{user}:{token}".encode()).decode()
+        n = int(env.get("GIT_CONFIG_COUNT", "0") or 0)
+        env[f"GIT_CONFIG_KEY_{n}"] = "http.extraHeader"
+        env[f"GIT_CONFIG_VALUE_{n}"] = header
+        env["GIT_CONFIG_COUNT"] = str(n + 1)
+    return env
+
+
+def git_executable() -> str:
+    exe = shutil.which("git")
+    if not exe:
+        raise FetchError("git is not installed or not on PATH",
+                         hint="install git (https://git-scm.com) and try again")
+    return exe
+
+
+def run_git(args: Sequence[str], *, cwd: Path | None = None, env: Mapping[str, str] | None = None,
+            timeout: float | None = None, what: str = "git") -> subprocess.CompletedProcess[str]:
+    """Run ``git args`` and return the completed process; raise :class:`GitError` on failure."""
+    full_env = git_env(env)
+    cmd = [git_executable(), "-c", "core.hooksPath=" + os.devnull, "-c", "protocol.ext.allow=never",
+           *args]
+    try:
+        proc = subprocess.run(  # noqa: S603 - an argument list, never a shell
+            cmd, cwd=cwd, env=full_env, capture_output=True, text=True, encoding="utf-8",
+            errors="replace", timeout=timeout or GIT_TIMEOUT, stdin=subprocess.DEVNULL,
+            check=False)
+    except subprocess.TimeoutExpired:
+        raise GitError(f"{what} timed out after {timeout or GIT_TIMEOUT:.0f}s",
+                       hint="check the network, or raise MILES_DOCS_GIT_TIMEOUT") from None
+    if proc.returncode != 0:
+        stderr = scrub(proc.stderr.strip(), full_env)
+        last = next((ln for ln in reversed(stderr.splitlines())
+                     if ln.strip() and not ln.startswith("warning:")), stderr)
+        raise GitError(f"{what} failed: {last}", stderr=stderr)
+    return proc

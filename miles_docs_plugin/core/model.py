@@ -1,0 +1,259 @@
+"""The engine-neutral data model: checkouts, pages, assets, targets, nav and sections."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from .config import SourceConfig
+from .errors import Diagnostic
+from .markdown import ScanResult
+
+PAGE_SUFFIXES = (".md", ".mdx", ".markdown")
+
+EntryKind = Literal["blob", "tree", "link"]
+
+
+class RepoTree:
+    """What exists in the repository at the pinned commit (or in a local working copy).
+
+    Paths are repository-relative POSIX paths. It answers "is this a file, a folder, a
+    symlink?" for link resolution without touching git or the network.
+    """
+
+    def __init__(self, entries: dict[str, EntryKind], blobs: dict[str, str] | None = None,
+                 modes: dict[str, str] | None = None,
+                 stats: dict[str, tuple[int, int]] | None = None) -> None:
+        self.entries = entries
+        self.blobs = blobs or {}  #: path -> git blob id, where known
+        self.modes = modes or {}
+        self.stats = stats or {}  #: path -> (size, mtime_ns) when the file was fetched
+
+    def kind(self, path: str) -> EntryKind | None:
+        if path in ("", "."):
+            return "tree"
+        return self.entries.get(path)
+
+    def is_file(self, path: str) -> bool:
+        return self.entries.get(path) == "blob"
+
+    def is_dir(self, path: str) -> bool:
+        return self.kind(path) == "tree"
+
+    def files_under(self, folder: str) -> Iterator[str]:
+        prefix = folder.rstrip("/") + "/" if folder not in ("", ".") else ""
+        for path, kind in self.entries.items():
+            if kind != "tree" and path.startswith(prefix):
+                yield path
+
+
+class LocalTree(RepoTree):
+    """The tree of a local working copy, read from the file system on demand (no git)."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__({})
+        self.root = root
+
+    def kind(self, path: str) -> EntryKind | None:
+        if path in ("", "."):
+            return "tree"
+        if path == ".git" or path.startswith(".git/"):
+            return None
+        cached = self.entries.get(path)
+        if cached is not None:
+            return cached
+        target = self.root / path
+        if target.is_symlink():
+            kind: EntryKind = "link"
+        elif target.is_dir():
+            kind = "tree"
+        elif target.is_file():
+            kind = "blob"
+        else:
+            return None
+        self.entries[path] = kind
+        return kind
+
+    def is_file(self, path: str) -> bool:
+        return self.kind(path) == "blob"
+
+    def files_under(self, folder: str) -> Iterator[str]:
+        base = self.root / folder
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = sorted(d for d in dirnames if d != ".git")
+            rel = Path(dirpath).relative_to(self.root).as_posix()
+            for d in list(dirnames):
+                if (Path(dirpath) / d).is_symlink():
+                    self.entries[f"{rel}/{d}"] = "link"
+                    yield f"{rel}/{d}"
+            for name in sorted(filenames):
+                path = f"{rel}/{name}"
+                self.entries[path] = "link" if (Path(dirpath) / name).is_symlink() else "blob"
+                yield path
+
+
+@dataclass
+class Checkout:
+    """The files of a source at its pin (or a local working copy)."""
+
+    source: SourceConfig
+    root: Path  #: folder that holds the repository files (the docs folder is below it)
+    tree: RepoTree
+    commit: str | None  #: the verified 40-hex pin; None for a local working copy
+    commit_date: str | None = None
+    cached: bool = False  #: True when no fetch was needed
+    local: bool = False  #: a local working copy (preview), not a pin
+
+    @property
+    def docs_root(self) -> Path:
+        return self.root / self.source.docs_dir
+
+    @property
+    def short(self) -> str:
+        return self.commit[:7] if self.commit else "local"
+
+
+@dataclass
+class Page:
+    """One Markdown document of a section."""
+
+    source: str  #: name of the source the page comes from
+    path: str  #: relative to docs_dir, as upstream names it (``user-guide/rewards.md``)
+    dest: str  #: relative to the mount, as the host sees it (``.mdx`` becomes ``.md``)
+    text: str  #: raw upstream text
+    meta: dict[str, Any] = field(default_factory=dict)
+    body_start: int = 0  #: offset of the body (after front matter) in ``text``
+    body_line: int = 0  #: number of lines before the body
+    content: str = ""  #: transformed text handed to the engine
+    scan: ScanResult | None = None
+    title: str | None = None
+    blob: str | None = None  #: git blob id of ``text`` (keys the scan cache)
+    extra: dict[str, Any] = field(default_factory=dict)  #: for plugins
+
+
+@dataclass
+class Asset:
+    path: str  #: relative to docs_dir
+    abs_path: Path
+
+
+# -- targets -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PageTarget:
+    """A page of a section (this one or another configured source)."""
+
+    source: str
+    path: str  #: page path relative to that source's docs_dir
+    anchor: str | None = None
+
+
+@dataclass(frozen=True)
+class AssetTarget:
+    source: str
+    path: str  #: relative to docs_dir
+
+
+@dataclass(frozen=True)
+class AnchorTarget:
+    """A heading or id in the same page."""
+
+    anchor: str
+
+
+@dataclass(frozen=True)
+class RepoFileTarget:
+    """A file or folder of the upstream repository outside docs_dir, at the pinned commit."""
+
+    path: str  #: repository-relative
+    is_dir: bool
+    url: str  #: permalink at the pinned commit
+    anchor: str | None = None
+
+
+@dataclass(frozen=True)
+class HostTarget:
+    """A page of the host site (a link to one of ``host_urls``)."""
+
+    path: str  #: host docs path (``index.md``); "" when the host page set is unknown
+    anchor: str | None = None
+    url: str = ""
+
+
+@dataclass(frozen=True)
+class ExternalTarget:
+    url: str
+
+
+@dataclass(frozen=True)
+class UnresolvedTarget:
+    reason: str  #: what the diagnostic says
+    hint: str = ""
+    unsafe: bool = False  #: drop the destination instead of keeping it (javascript:, file:)
+
+
+Target = (PageTarget | AssetTarget | AnchorTarget | RepoFileTarget | HostTarget | ExternalTarget
+          | UnresolvedTarget)
+
+
+# -- navigation --------------------------------------------------------------------------------
+
+
+@dataclass
+class NavPage:
+    path: str  #: page path relative to docs_dir
+    title: str | None = None  #: None: the engine uses the page title
+
+
+@dataclass
+class NavLink:
+    title: str
+    url: str
+
+
+@dataclass
+class NavGroup:
+    title: str
+    children: list[NavItem] = field(default_factory=list)
+
+
+NavItem = NavPage | NavLink | NavGroup
+
+
+def nav_pages(items: list[NavItem]) -> Iterator[NavPage]:
+    for item in items:
+        if isinstance(item, NavPage):
+            yield item
+        elif isinstance(item, NavGroup):
+            yield from nav_pages(item.children)
+
+
+@dataclass
+class Section:
+    """A source's pages as mounted in the host: what an adapter hands to its engine."""
+
+    source: SourceConfig
+    checkout: Checkout
+    pages: dict[str, Page]  #: by upstream path (relative to docs_dir)
+    assets: dict[str, Asset]
+    nav: list[NavItem]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: symlinks inside docs_dir that were followed: path -> repository path of the target
+    aliases: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def mount(self) -> str:
+        return self.source.mount
+
+    def host_path(self, path: str) -> str:
+        """Path of an upstream page or asset in the host docs tree (``diffusion/x.md``)."""
+        page = self.pages.get(path)
+        return posixpath.join(self.mount, page.dest if page else path)
+
+    def repo_path(self, path: str) -> str:
+        return posixpath.join(self.source.docs_dir, path)

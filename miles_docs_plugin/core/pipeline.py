@@ -1,0 +1,135 @@
+"""The engine-neutral pipeline: config + lock → checkouts → sections.
+
+:func:`build` is all an adapter calls. It fetches every source (through ``mdp_fetch``),
+collects its pages, prepares and transforms them (``mdp_prepare_page``,
+``mdp_transform_page``), builds the nav (``mdp_build_nav``) and gathers diagnostics
+(``mdp_collect_diagnostics``). Sources are fetched in parallel threads: fetching is git
+subprocesses and disk I/O, and a cold build of several sources should not wait on each in turn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cache import Cache, CacheEntryInvalid
+from .collect import collect
+from .config import Config, SourceConfig
+from .context import BuildContext, Engine
+from .errors import Diagnostic, FetchError, Severity
+from .lock import Lock, LockEntry, load_lock, pin_for
+from .model import Section
+from .plugins import Hooks, make_plugin_manager
+from .scancache import ScanCache
+
+log = logging.getLogger("miles_docs")
+
+
+@dataclass
+class BuildResult:
+    ctx: BuildContext
+    sections: dict[str, Section]
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return [d for s in self.sections.values() for d in s.diagnostics]
+
+
+def _pins(config: Config, lock: Lock) -> dict[str, LockEntry | None]:
+    pins: dict[str, LockEntry | None] = {}
+    for source in config.sources:
+        if source.local is not None and source.name not in lock.entries:
+            pins[source.name] = None
+        else:
+            pins[source.name] = pin_for(lock, source)
+    return pins
+
+
+def _fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext) -> Section:
+    """Fetch and collect one source; a cache entry that fails verification is fetched again."""
+    for attempt in (1, 2):
+        checkout = ctx.hooks.fetch(source, pin, ctx)
+        if checkout is None:
+            raise FetchError(f"no plugin could fetch source {source.name!r}",
+                             hint="is a source plugin installed for this repo URL?")
+        try:
+            return collect(checkout, ctx.report)
+        except CacheEntryInvalid as exc:
+            entry = checkout.root.parent
+            if attempt == 2 or ctx.config.offline:
+                raise FetchError(
+                    f"the cache entry for {source.url.display}@{checkout.commit} was modified "
+                    f"after it was fetched ({exc})",
+                    hint=f"delete {entry} (or run online to fetch it again)") from None
+            log.warning("miles-docs: cache entry %s was modified after fetch (%s); fetching "
+                        "it again", entry, exc)
+            ctx.cache.discard(entry)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
+          plugins: Iterable[Any] = (), progress: Callable[[str], None] | None = None,
+          use_scan_cache: bool = True) -> BuildResult:
+    """Build every section of ``config`` for ``engine``."""
+    t0 = time.perf_counter()
+    hooks = hooks or make_plugin_manager(plugins)
+    all_local = all(s.local is not None for s in config.sources)
+    lock = load_lock(config.lock_file, missing_ok=all_local)
+    cache = Cache.at(config.cache_dir)
+    ctx = BuildContext(config=config, hooks=hooks, cache=cache, engine=engine, lock=lock)
+    if progress is not None:
+        ctx.progress = progress
+    pins = _pins(config, lock)
+    timings: dict[str, float] = {}
+
+    workers = min(8, len(config.sources))
+    if workers > 1:
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="miles-docs") as pool:
+            futures = {s.name: pool.submit(_fetch, s, pins[s.name], ctx) for s in config.sources}
+            sections = {name: f.result() for name, f in futures.items()}
+    else:
+        sections = {s.name: _fetch(s, pins[s.name], ctx) for s in config.sources}
+    ctx.sections = sections
+    timings["fetch"] = time.perf_counter() - t0
+
+    if use_scan_cache:
+        key = hashlib.sha256(str(config.config_file or config.base_dir).encode()).hexdigest()[:12]
+        ctx.scans = ScanCache(cache.root / "scans" / f"{engine.name}-{key}.json"
+                              if _cache_writable(cache) else None)
+    for name in lock.stale(config):
+        first = next(iter(sections.values()))
+        first.diagnostics.append(Diagnostic(
+            name, str(config.lock_file), None, "lock",
+            f"the lock file pins {name!r}, which is no longer configured; remove its entry",
+            Severity.INFO))
+
+    t1 = time.perf_counter()
+    for section in sections.values():
+        for page in section.pages.values():
+            hooks.prepare_page(page, ctx)
+    for section in sections.values():
+        for page in section.pages.values():
+            hooks.transform_page(page, ctx)
+    timings["transform"] = time.perf_counter() - t1
+    for section in sections.values():
+        nav = hooks.build_nav(section, ctx)
+        section.nav = nav if nav is not None else []
+        section.diagnostics.extend(hooks.collect_diagnostics(section, ctx))
+    if ctx.scans is not None:
+        ctx.scans.save()
+    timings["total"] = time.perf_counter() - t0
+    return BuildResult(ctx, sections, timings)
+
+
+def _cache_writable(cache: Cache) -> bool:
+    try:
+        (cache.root / "scans").mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return True

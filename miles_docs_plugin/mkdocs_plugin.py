@@ -1,0 +1,281 @@
+"""The MkDocs adapter: injected pages are virtual files, nothing is written into ``docs_dir``.
+
+Events (MkDocs 1.6):
+
+- ``on_startup``: with it, ``mkdocs serve`` keeps one plugin object across rebuilds.
+- ``on_config``: read ``miles-docs.yml`` (or inline options); enable ``admonition`` if the host
+  lacks it (components become admonitions; said once in the log).
+- ``on_files``: run the core pipeline, refuse a mount that collides with host files, add every
+  page (``File.generated(content=...)``) and referenced asset
+  (``File.generated(abs_src_path=<cache>)``), and add the section to the nav.
+- ``on_page_markdown``: expose ``source_repo``/``source_path``/``source_commit`` in page meta and
+  point ``page.edit_url`` upstream.
+- ``on_serve``: watch the config, the lock and local working copies, nothing else.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config import config_options as opt
+from mkdocs.config.base import Config as MkConfig
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.structure.files import File, Files, file_sort_key
+from mkdocs.structure.pages import Page as MkPage
+from mkdocs.utils import nest_paths
+
+from . import __version__
+from .core.anchors import PageSlugger
+from .core.config import CONFIG_FILE, Config, load_config, parse_config
+from .core.context import Engine
+from .core.errors import MilesDocsError, Severity
+from .core.model import NavGroup, NavItem, NavLink, NavPage, Page, Section
+from .core.pipeline import BuildResult, build
+
+log = get_plugin_logger(__name__)
+
+ADMONITION_KINDS = {"Note": "note", "Warning": "warning", "Tip": "tip", "Info": "info",
+                    "Check": "success", "Danger": "danger", "Caution": "warning"}
+
+
+class MilesDocsPluginConfig(MkConfig):
+    config_file = opt.Type(str, default=CONFIG_FILE)
+    enabled = opt.Type(bool, default=True)
+    # Inline alternative to miles-docs.yml: the same keys, validated by the same schema.
+    sources = opt.Optional(opt.Type(list))
+    lock_file = opt.Optional(opt.Type(str))
+    cache_dir = opt.Optional(opt.Type(str))
+    offline = opt.Optional(opt.Type(bool))
+    host_urls = opt.Optional(opt.Type(list))
+    banner = opt.Optional(opt.Type((bool, str)))
+    links = opt.Optional(opt.Type(dict))
+
+
+class MkDocsEngine(Engine):
+    name = "mkdocs"
+
+    def __init__(self, config: MkDocsConfig, host_pages: set[str]) -> None:
+        super().__init__(host_pages)
+        self.use_directory_urls = bool(config.use_directory_urls)
+        exts = set(config.markdown_extensions)
+        self.features = frozenset(
+            name for name, ext in (("admonition", "admonition"), ("details", "pymdownx.details"),
+                                   ("tabbed", "pymdownx.tabbed"), ("attr_list", "attr_list"),
+                                   ("superfences", "pymdownx.superfences"))
+            if ext in exts)
+        toc = config.mdx_configs.get("toc", {})
+        slugify = toc.get("slugify")
+        separator = toc.get("separator", "-")
+        if slugify is None:
+            from markdown.extensions.toc import slugify as default_slugify
+
+            slugify = default_slugify
+        self._slugify = slugify
+        self._separator = separator
+
+    def page_url(self, doc_path: str) -> str:
+        return File(doc_path, src_dir=None, dest_dir="", use_directory_urls=self.use_directory_urls
+                    ).url
+
+    def page_slugger(self) -> PageSlugger:
+        from markdown.extensions.toc import unique
+
+        used: set[str] = set()
+        slugify, sep = self._slugify, self._separator
+
+        def make(text: str) -> str:
+            return unique(slugify(text, sep), used)
+
+        return make
+
+    def block(self, name: str, attrs: dict[str, str], indent: str, body: list[str],
+              inline: str) -> list[str]:
+        kind = ADMONITION_KINDS.get(name)
+        if kind and "admonition" in self.features:
+            title = attrs.get("title")
+            head = f'{indent}!!! {kind}' + (f' "{title}"' if title else "")
+            inner = ([f"{indent}    {inline}"] if inline else [])
+            inner += [f"{indent}    {line[len(indent):] if line.startswith(indent) else line}"
+                      if line.strip() else "" for line in body]
+            return [head, *inner, ""]
+        return super().block(name, attrs, indent, body, inline)
+
+
+def _nav_config(items: list[NavItem], section: Section) -> list[Any]:
+    out: list[Any] = []
+    for item in items:
+        if isinstance(item, NavPage):
+            path = section.host_path(item.path)
+            out.append({item.title: path} if item.title else path)
+        elif isinstance(item, NavLink):
+            out.append({item.title: item.url})
+        elif isinstance(item, NavGroup):
+            out.append({item.title: _nav_config(item.children, section)})
+    return out
+
+
+def _mentions(nav: Any, mount: str) -> bool:
+    """Does the host's own nav already place pages of ``mount``?"""
+    if isinstance(nav, str):
+        return nav == mount or nav.startswith(mount + "/")
+    if isinstance(nav, list):
+        return any(_mentions(x, mount) for x in nav)
+    if isinstance(nav, dict):
+        return any(_mentions(x, mount) for x in nav.values())
+    return False
+
+
+class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
+    supports_multiple_instances = False
+
+    def __init__(self) -> None:
+        self.core_config: Config | None = None
+        self.result: BuildResult | None = None
+        self.by_host_path: dict[str, tuple[Section, Page]] = {}
+        self.is_serve = False
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.is_serve = command == "serve"
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        if not self.config.enabled:
+            return None
+        base = Path(config.config_file_path or ".").resolve().parent
+        inline = {k: self.config[k] for k in ("sources", "lock_file", "cache_dir", "offline",
+                                              "host_urls", "banner", "links")
+                  if self.config[k] is not None}
+        try:
+            if "sources" in inline:
+                self.core_config = parse_config(inline, base_dir=base, config_file=None)
+            elif inline:
+                raise PluginError(
+                    f"[miles-docs] inline options {', '.join(sorted(inline))} need `sources:` "
+                    f"next to them (or move them into {self.config.config_file})")
+            else:
+                self.core_config = load_config(base / self.config.config_file)
+        except MilesDocsError as exc:
+            raise PluginError(f"[miles-docs] {exc}") from None
+        if "admonition" not in config.markdown_extensions:
+            config.markdown_extensions.append("admonition")
+            log.info("enabled the 'admonition' Markdown extension (upstream <Note>/<Warning> "
+                     "components render as admonitions)")
+        return config
+
+    @event_priority(50)  # before plugins that read the file list (e.g. literate-nav, search)
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
+        if not self.config.enabled or self.core_config is None:
+            return None
+        core = self.core_config
+        self._check_mounts(files, config, core)
+        host_pages = {f.src_uri for f in files.documentation_pages()}
+        engine = MkDocsEngine(config, host_pages)
+        try:
+            result = build(core, engine)
+        except MilesDocsError as exc:
+            raise PluginError(f"[miles-docs] {exc}") from None
+        self.result = result
+        self._report(result)
+        self.by_host_path.clear()
+        for section in result.sections.values():
+            for page in section.pages.values():
+                host = section.host_path(page.path)
+                files.append(File.generated(config, host, content=page.content))
+                self.by_host_path[host] = (section, page)
+            for asset in section.assets.values():
+                files.append(File.generated(config, section.host_path(asset.path),
+                                            abs_src_path=str(asset.abs_path)))
+        self._extend_nav(files, config, result)
+        return files
+
+    def _check_mounts(self, files: Files, config: MkDocsConfig, core: Config) -> None:
+        for source in core.sources:
+            prefix = source.mount + "/"
+            clash = sorted(f.src_uri for f in files if f.src_uri.startswith(prefix)
+                           or f.src_uri == source.mount)
+            if clash:
+                shown = ", ".join(posixpath.join(Path(config.docs_dir).name, c) for c in clash[:3])
+                more = f" and {len(clash) - 3} more" if len(clash) > 3 else ""
+                raise PluginError(
+                    f"[miles-docs] {core.config_file or 'config'}: source {source.name!r} mounts "
+                    f"at {source.mount!r}, but the host already has {shown}{more}. Nothing was "
+                    f"overwritten; set `mount:` to a free folder or move those host pages.")
+
+    def _report(self, result: BuildResult) -> None:
+        errors = []
+        for section in result.sections.values():
+            warnings = 0
+            for diag in section.diagnostics:
+                if diag.severity is Severity.ERROR:
+                    errors.append(diag)
+                    log.error(diag.format())
+                elif diag.severity is Severity.WARNING:
+                    warnings += 1
+                    log.warning(diag.format())
+                else:
+                    log.info(diag.format())
+            checkout = section.checkout
+            state = "local working copy" if checkout.local else (
+                "cached" if checkout.cached else "fetched")
+            log.info("%s ← %s@%s (%d pages, %d assets, %d warnings, %s)", section.source.name,
+                     section.source.url.display, checkout.short, len(section.pages),
+                     len(section.assets), warnings, state)
+        if errors:
+            raise PluginError(f"[miles-docs] {len(errors)} unresolved link(s) with "
+                              "`links.unresolved: error` (listed above)")
+
+    def _extend_nav(self, files: Files, config: MkDocsConfig, result: BuildResult) -> None:
+        nav = config.nav
+        if nav is None:
+            ours = set(self.by_host_path)
+            host = sorted((f for f in files.documentation_pages()
+                           if f.src_uri not in ours and f.inclusion.is_in_nav()),
+                          key=file_sort_key)
+            nav = nest_paths(f.src_uri for f in host)
+        for section in result.sections.values():
+            if section.source.placement == "none" or _mentions(nav, section.mount):
+                continue
+            entry = {section.source.title: _nav_config(section.nav, section)}
+            if section.source.placement == "start":
+                nav.insert(0, entry)
+            else:
+                nav.append(entry)
+        config.nav = nav
+
+    # -- pages ----------------------------------------------------------------------------
+
+    def on_page_markdown(self, markdown: str, *, page: MkPage, config: MkDocsConfig,
+                         files: Files) -> str | None:
+        hit = self.by_host_path.get(page.file.src_uri)
+        if hit is None:
+            return None
+        _section, core_page = hit
+        info = core_page.extra.get("provenance") or {}
+        for key in ("source_repo", "source_path", "source_commit", "source_url"):
+            page.meta.setdefault(key, info.get(key))
+        if info.get("edit_url"):
+            page.edit_url = info["edit_url"]
+        return None
+
+    # -- serve ----------------------------------------------------------------------------
+
+    def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
+        core = self.core_config
+        if core is None:
+            return server
+        if core.config_file is not None:
+            server.watch(str(core.config_file))
+        if core.lock_file.exists():
+            server.watch(str(core.lock_file))
+        for source in core.sources:
+            if source.local is not None:
+                server.watch(str(source.local / source.docs_dir))
+        return server
+
+
+__all__ = ["MilesDocsPlugin", "__version__"]
