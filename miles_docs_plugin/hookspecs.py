@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from .core.config import SourceConfig
     from .core.context import BuildContext
+    from .core.errors import Diagnostic
     from .core.lock import LockEntry
     from .core.markdown import LinkRef
     from .core.model import Checkout, NavItem, Page, Section, Target
-    from .core.config import SourceConfig
-    from .core.errors import Diagnostic
 
 PROJECT = "miles_docs"
 

@@ -36,7 +36,7 @@ from .core.errors import MilesDocsError, Severity
 from .core.model import NavGroup, NavItem, NavLink, NavPage, Page, Section
 from .core.pipeline import BuildResult, build
 
-log = get_plugin_logger(__name__)
+log = get_plugin_logger("miles-docs")
 
 ADMONITION_KINDS = {"Note": "note", "Warning": "warning", "Tip": "tip", "Info": "info",
                     "Check": "success", "Danger": "danger", "Caution": "warning"}
@@ -78,8 +78,8 @@ class MkDocsEngine(Engine):
         self._separator = separator
 
     def page_url(self, doc_path: str) -> str:
-        return File(doc_path, src_dir=None, dest_dir="", use_directory_urls=self.use_directory_urls
-                    ).url
+        return str(File(doc_path, src_dir=None, dest_dir="",
+                        use_directory_urls=self.use_directory_urls).url)
 
     def page_slugger(self) -> PageSlugger:
         from markdown.extensions.toc import unique
@@ -88,7 +88,7 @@ class MkDocsEngine(Engine):
         slugify, sep = self._slugify, self._separator
 
         def make(text: str) -> str:
-            return unique(slugify(text, sep), used)
+            return str(unique(slugify(text, sep), used))
 
         return make
 
@@ -223,7 +223,7 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
             state = "local working copy" if checkout.local else (
                 "cached" if checkout.cached else "fetched")
             log.info("%s ← %s@%s (%d pages, %d assets, %d warnings, %s)", section.source.name,
-                     section.source.url.display, checkout.short, len(section.pages),
+                     section.source.display, checkout.short, len(section.pages),
                      len(section.assets), warnings, state)
         if errors:
             raise PluginError(f"[miles-docs] {len(errors)} unresolved link(s) with "

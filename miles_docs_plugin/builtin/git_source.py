@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("miles_docs")
 
 REFUSED_WANT = ("not our ref", "unadvertised object", "allowReachableSHA1InWant",
-                "allow-reachable-sha1-in-want", "does not allow request", "couldn't find remote ref")
+                "allow-reachable-sha1-in-want", "does not allow request",
+                "couldn't find remote ref")
 
 
 def _name(source: SourceConfig, commit: str) -> str:
@@ -119,7 +120,7 @@ def mdp_fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext) ->
     found = cache.load(source.url, commit, source.docs_dir)
     cached = found is not None
     if found is None:
-        if ctx.config.offline:
+        if ctx.config.offline and not source.url.is_local:
             raise FetchError(
                 f"{_name(source, commit)} is not in the cache and offline mode is on",
                 hint="run once with network access (unset MILES_DOCS_OFFLINE / `offline:`)")

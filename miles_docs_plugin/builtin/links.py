@@ -26,7 +26,7 @@ import html
 import posixpath
 import re
 from typing import TYPE_CHECKING
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from .. import hookimpl
 from ..core.errors import Severity

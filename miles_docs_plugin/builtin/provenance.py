@@ -38,8 +38,7 @@ def provenance(section: Section, page: Page) -> dict[str, Any]:
             edit_url = web_link(web, "edit", source.ref, repo_path)
     return {
         "source_name": source.name,
-        "source_repo": source.url.display if not web else web.split("://", 1)[-1].split(
-            "/", 1)[-1],
+        "source_repo": source.display,
         "source_repo_url": web or source.repo,
         "source_path": repo_path,
         "source_commit": checkout.commit,

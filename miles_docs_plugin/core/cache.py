@@ -171,8 +171,8 @@ class Cache:
         try:
             (self.root / "tmp").mkdir(parents=True, exist_ok=True)
             (self.root / "locks").mkdir(parents=True, exist_ok=True)
-            probe = tempfile.NamedTemporaryFile(dir=self.root / "tmp", delete=True)
-            probe.close()
+            with tempfile.NamedTemporaryFile(dir=self.root / "tmp"):
+                pass
         except OSError as exc:
             raise FetchError(f"the cache directory {self.root} is not writable ({exc.strerror})",
                              hint=f"set {CACHE_ENV} or `cache_dir:` to a writable folder") from None
@@ -182,7 +182,8 @@ class Cache:
         """Hold the entry's lock: one process fetches, the others wait and then reuse it."""
         self._writable()
         entry = self.entry_dir(url, commit, docs_dir)
-        lock = filelock.FileLock(str(self.root / "locks" / f"{entry.parent.name}-{entry.name}.lock"))
+        name = f"{entry.parent.name}-{entry.name}.lock"
+        lock = filelock.FileLock(str(self.root / "locks" / name))
         with lock:
             yield
 

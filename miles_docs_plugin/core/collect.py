@@ -55,7 +55,7 @@ def parse_front_matter(text: str) -> tuple[dict[str, Any], int, int]:
     if len(raw) > MAX_FRONT_MATTER:
         raise FrontMatterError(f"front matter larger than {MAX_FRONT_MATTER // 1024} KiB", 1)
     try:
-        data = yaml.load(raw, Loader=_BoundedLoader)  # noqa: S506 - a SafeLoader subclass
+        data = yaml.load(raw, Loader=_BoundedLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
@@ -175,8 +175,9 @@ def collect(checkout: Checkout, ctx_report: Any) -> Section:
             raise ContentError(str(exc), where=f"{source.url.display}: {repo_path}:{exc.line}",
                                hint="fix the front matter upstream, or pin a commit where it "
                                     "is valid") from None
-        page = Page(source=source.name, path=rel, dest=page_dest(rel), text=text, meta=meta, body_start=body_start,
-                    body_line=body_line, content=text, blob=checkout.tree.blobs.get(read_path))
+        page = Page(source=source.name, path=rel, dest=page_dest(rel), text=text, meta=meta,
+                    body_start=body_start, body_line=body_line, content=text,
+                    blob=checkout.tree.blobs.get(read_path))
         title = meta.get("title")
         if isinstance(title, (str, int, float)) and str(title).strip():
             page.title = str(title).strip()

@@ -93,7 +93,7 @@ SOURCE_FIELDS: tuple[FieldSpec, ...] = (
               "Public web address of the repository, for permalinks, edit links and banners. "
               "Derived from GitHub/GitLab `repo` URLs.", check=_is_opt_str),
     FieldSpec("edit_uri", "string", "edit/<ref>/<docs_dir>/",
-              "Path below `web_url` that edit links use; `false`-like empty string disables them.",
+              "Path below `web_url` that edit links use; an empty string disables edit links.",
               check=lambda v: v is None or isinstance(v, str)),
     FieldSpec("local", "string", None,
               "Build from this local working copy instead of the pinned commit (preview only). "
@@ -115,8 +115,8 @@ TOP_FIELDS: tuple[FieldSpec, ...] = (
               "Where checkouts are cached (outside the host repository). `MILES_DOCS_CACHE` "
               "overrides it.", check=_is_opt_str),
     FieldSpec("offline", "bool", False,
-              "Never touch the network; a pin that is not cached is an error. "
-              "`MILES_DOCS_OFFLINE=1` sets it.", check=_is_bool),
+              "Never touch the network: a pin that is not cached is an error (local `file://` "
+              "repositories still work). `MILES_DOCS_OFFLINE=1` sets it.", check=_is_bool),
     FieldSpec("host_urls", "list of strings", [],
               "Public URLs of the host site; upstream links to them become internal links.",
               check=_is_list_of_str),
@@ -144,6 +144,15 @@ class SourceConfig:
     local: Path | None
     banner: bool | str
     placement: str
+
+    @property
+    def display(self) -> str:
+        """Short name of the repository for logs and banners (``owner/name`` when known)."""
+        if self.web_url:
+            path = self.web_url.split("://", 1)[-1].split("/", 1)
+            if len(path) == 2 and path[1].strip("/"):
+                return path[1].strip("/")
+        return self.url.display
 
 
 @dataclass(frozen=True)
@@ -215,6 +224,11 @@ def _default_title(name: str) -> str:
     return re.sub(r"[-_]+", " ", name).strip().title()
 
 
+def local_env_var(name: str) -> str:
+    """``MILES_DOCS_LOCAL_<NAME>``: the environment variable of a source's local override."""
+    return "MILES_DOCS_LOCAL_" + re.sub(r"[^A-Za-z0-9]", "_", name).upper()
+
+
 def _parse_source(raw: Any, index: int, config_file: Path | None, base_dir: Path,
                   default_banner: bool | str, env: Mapping[str, str]) -> SourceConfig:
     where = _where(config_file, f"sources[{index}]")
@@ -231,8 +245,7 @@ def _parse_source(raw: Any, index: int, config_file: Path | None, base_dir: Path
     url = parse_repo_url(raw["repo"], base_dir=base_dir, where=f"{where}: repo")
     docs_dir = _clean_rel(raw.get("docs_dir") or "docs", "docs_dir", where)
     mount = _clean_rel(raw.get("mount") or name, "mount", where)
-    local_raw = env.get(f"MILES_DOCS_LOCAL_{re.sub(r'[^A-Za-z0-9]', '_', name).upper()}") or raw.get(
-        "local")
+    local_raw = env.get(local_env_var(name)) or raw.get("local")
     local = (base_dir / local_raw).resolve() if local_raw else None
     banner = raw["banner"] if raw.get("banner") is not None else default_banner
     return SourceConfig(
@@ -313,8 +326,12 @@ def parse_config(data: Any, *, base_dir: Path, config_file: Path | None = None,
     )
 
 
-def load_yaml_file(path: Path, what: str) -> Any:
-    """``yaml.safe_load`` a file, turning YAML errors into one clear message with the line."""
+def load_yaml_file(path: Path, what: str, *, strings: bool = False) -> Any:
+    """Load a YAML file safely, turning YAML errors into one clear message with the line.
+
+    ``strings=True`` reads every scalar as a string (``yaml.BaseLoader``): a commit id made
+    only of digits must not turn into a number.
+    """
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -322,7 +339,7 @@ def load_yaml_file(path: Path, what: str) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read the {what}: {exc}", where=str(path)) from None
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=yaml.BaseLoader) if strings else yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
@@ -340,3 +357,33 @@ def load_config(path: Path, *, env: Mapping[str, str] | None = None) -> Config:
         raise ConfigError("config file not found", where=str(path),
                           hint="create it with `miles-docs init`, or see the README") from None
     return parse_config(data, base_dir=path.parent, config_file=path, env=env)
+
+
+def _default_text(spec: FieldSpec) -> str:
+    if spec.required:
+        return "required"
+    if spec.default is None:
+        return "—"
+    if isinstance(spec.default, bool):
+        return "`true`" if spec.default else "`false`"
+    if isinstance(spec.default, (list, dict)):
+        return f"`{yaml.safe_dump(spec.default, default_flow_style=True).strip()}`"
+    text = str(spec.default)
+    return f"`{text}`" if not text.startswith(("user ", "derived")) else text
+
+
+def reference_markdown() -> str:
+    """The config reference, as the README prints it (generated from the schema)."""
+    rows = ["| key | type | default | meaning |", "| --- | --- | --- | --- |"]
+    for spec in TOP_FIELDS:
+        rows.append(_row(spec))
+    rows += ["", "Each entry of `sources:`:", "",
+             "| key | type | default | meaning |", "| --- | --- | --- | --- |"]
+    for spec in SOURCE_FIELDS:
+        rows.append(_row(spec))
+    return "\n".join(rows) + "\n"
+
+
+def _row(spec: FieldSpec) -> str:
+    doc = spec.doc.replace("|", "\\|")
+    return f"| `{spec.key}` | {spec.type} | {_default_text(spec)} | {doc} |"

@@ -75,7 +75,8 @@ class Engine:
 
     def url_from(self, from_doc: str, to_url: str) -> str:
         """``to_url`` (site-relative) as seen from the page ``from_doc`` (for raw HTML)."""
-        base = posixpath.dirname(self.page_url(from_doc).rstrip("/") + "/x")
+        url = self.page_url(from_doc)
+        base = url.rstrip("/") if url.endswith("/") else posixpath.dirname(url)
         rel = posixpath.relpath(to_url or ".", base or ".")
         if to_url.endswith("/") and not rel.endswith("/"):
             rel += "/"

@@ -50,15 +50,15 @@ def load_lock(path: Path, *, missing_ok: bool = False) -> Lock:
             return Lock(path, {})
         raise LockError("lock file not found", where=str(path), hint=_lock_hint())
     try:
-        data = load_yaml_file(path, "lock file")
+        data = load_yaml_file(path, "lock file", strings=True)
     except ConfigError as exc:
         raise LockError(exc.message, where=exc.where, hint=exc.hint) from None
-    if data is None:
-        data = {"version": LOCK_VERSION, "sources": {}}
-    if not isinstance(data, dict) or not isinstance(data.get("sources", {}), dict):
+    if data is None or data == "":
+        data = {"version": str(LOCK_VERSION), "sources": {}}
+    if not isinstance(data, dict) or not isinstance(data.get("sources") or {}, dict):
         raise LockError("the lock file must be a mapping with `version: 1` and `sources:`",
                         where=str(path), hint=_lock_hint())
-    if data.get("version") != LOCK_VERSION:
+    if data.get("version") != str(LOCK_VERSION):
         raise LockError(f"unsupported lock file version {data.get('version')!r}",
                         where=str(path), hint=f"this miles-docs writes version {LOCK_VERSION}")
     entries: dict[str, LockEntry] = {}

@@ -293,7 +293,10 @@ def _wrap_inline(rule: Callable[..., bool], kind: str) -> Callable[..., bool]:
         ok = rule(state, silent)
         if ok and not silent:
             collector: _Collector | None = state.env.get("_mdp_collector")
-            if collector is not None and collector.current is not None:
+            # A nested parse (the alt text of an image) has its own source: what it finds
+            # renders as plain text, not as links.
+            if (collector is not None and collector.current is not None
+                    and state.src is collector.current.content):
                 end = state.pos
                 if kind == "link":
                     collector.inline_link(state, start, end, image=False)
@@ -339,7 +342,7 @@ def _build_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
     # See every destination, including ones markdown-it would refuse to render (javascript:):
     # the link rules decide what is safe, not the renderer.
-    md.validateLink = lambda url: True
+    setattr(md, "validateLink", lambda url: True)  # noqa: B010 - replacing a method
     for name, kind in (("link", "link"), ("image", "image"), ("autolink", "autolink"),
                        ("html_inline", "html")):
         rules = md.inline.ruler.__rules__

@@ -12,8 +12,8 @@ from .. import hookspecs
 from ..hookspecs import PROJECT
 
 if TYPE_CHECKING:
-    from .context import BuildContext
     from .config import SourceConfig
+    from .context import BuildContext
     from .errors import Diagnostic
     from .lock import LockEntry
     from .markdown import LinkRef

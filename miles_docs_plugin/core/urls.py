@@ -17,7 +17,8 @@ from urllib.parse import urlsplit
 from .errors import ConfigError
 
 ALLOWED_SCHEMES = ("https", "http", "ssh", "git", "file")
-SCP_RE = re.compile(r"^(?:(?P<user>[A-Za-z0-9._~-]+)@)?(?P<host>[A-Za-z0-9.-]+):(?P<path>[^/].*|/.*)$")
+SCP_RE = re.compile(
+    r"^(?:(?P<user>[A-Za-z0-9._~-]+)@)?(?P<host>[A-Za-z0-9.-]+):(?P<path>[^/].*|/.*)$")
 FORGES = {"github.com": "github", "gitlab.com": "gitlab"}
 
 

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The main job: build the sample host site with its Diffusion section injected at build time,
+# offline, from the embedded sample upstream. Sets up ./.venv on first use.
+#
+#   bash sample_site/build.sh          then open sample_site/mkdocs/site/index.html
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$python" -m venv .venv
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
+
+# The stand-in upstream repository (a fixed commit id, pinned in the sample lock files).
+.venv/bin/python sample_site/make_upstream.py >/dev/null
+
+export MILES_DOCS_OFFLINE=1 NO_MKDOCS_2_WARNING=1
+.venv/bin/mkdocs build --strict --clean -f sample_site/mkdocs/mkdocs.yml
+echo "MkDocs sample: sample_site/mkdocs/site/index.html (injected section: diffusion/)"

@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from support import CORPUS, V1, V2, git, lock_text, write
+
+collect_ignore = ["support.py"]
+
+
+@pytest.fixture(scope="session")
+def corpus_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real miles_diffusion docs as a two-commit repository (tags v1, v2)."""
+    script = CORPUS / "make_upstream.sh"
+    if not script.exists():
+        pytest.fail(f"the corpus is missing: {script} (CI must provide ../shared)")
+    target = tmp_path_factory.mktemp("corpus") / "miles_diffusion"
+    out = subprocess.run(["bash", str(script), str(target)], capture_output=True, text=True,
+                         check=True).stdout
+    assert f"v1 {V1}" in out and f"v2 {V2}" in out, out
+    return target
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh checkout cache for this test (``MILES_DOCS_CACHE``)."""
+    path = tmp_path / "cache"
+    monkeypatch.setenv("MILES_DOCS_CACHE", str(path))
+    for var in ("MILES_DOCS_OFFLINE", "MILES_DOCS_FROZEN", "MILES_DOCS_GIT_TOKEN"):
+        monkeypatch.delenv(var, raising=False)
+    return path
+
+
+@pytest.fixture
+def host(tmp_path: Path) -> Iterator[Path]:
+    """An empty host repository (git), so tests can check that a build leaves it clean."""
+    path = tmp_path / "host"
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    yield path
+
+
+def make_mkdocs_host(path: Path, repo: str, commit: str, *, config: str = "",
+                     nav: str = "nav:\n  - Home: index.md\n", extra_yml: str = "",
+                     name: str = "diffusion") -> Path:
+    """A minimal MkDocs host site pinned to ``commit`` of ``repo``; committed to git."""
+    write(path / "mkdocs.yml", f"""
+site_name: Host
+{nav}
+plugins:
+  - search
+  - miles-docs
+validation:
+  anchors: warn
+  unrecognized_links: warn
+  absolute_links: warn
+{extra_yml}
+""")
+    write(path / "docs" / "index.md", "# Host home\n\nWelcome.\n")
+    write(path / "miles-docs.yml", config or f"""
+sources:
+  - name: {name}
+    repo: {repo}
+    web_url: https://github.com/radixark/miles_diffusion
+""")
+    write(path / "miles-docs.lock", lock_text({name: (repo, commit)}))
+    write(path / ".gitignore", "site/\n")
+    if (path / ".git").exists():
+        git(path, "add", "-A")
+        git(path, "commit", "-q", "-m", "host")
+    return path

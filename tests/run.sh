@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The test command: sets up ./.venv on first use, then lint, types and the test suite.
+#
+#   bash tests/run.sh [pytest args]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$python" -m venv .venv
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[dev]"
+
+.venv/bin/ruff check .
+.venv/bin/mypy
+# pytest exits 5 when it collects no tests: with `set -e` that fails the run, as it should.
+.venv/bin/python -m pytest "$@"

@@ -1,0 +1,52 @@
+"""The embedded sample: its upstream is reproducible and its host site builds offline."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import yaml
+from support import ROOT, Site, git, mkdocs_build, run
+
+SAMPLE = ROOT / "sample_site"
+
+
+def pinned(site: str) -> str:
+    lock = yaml.safe_load((SAMPLE / site / "miles-docs.lock").read_text())
+    return str(lock["sources"]["diffusion"]["commit"])
+
+
+def test_make_upstream_reproduces_the_pinned_commit(tmp_path: Path) -> None:
+    out = run([sys.executable, str(SAMPLE / "make_upstream.py"), str(tmp_path / "up.git")],
+              cwd=tmp_path)
+    assert out.returncode == 0, out.output
+    assert out.stdout.strip() == pinned("mkdocs")
+
+
+def test_sample_mkdocs_site_builds_offline(tmp_path: Path, cache_dir: Path) -> None:
+    # build a copy, so the test leaves the working tree alone
+    repo = tmp_path / "repo"
+    sample = repo / "sample_site"
+    shutil.copytree(SAMPLE, sample, ignore=shutil.ignore_patterns("site", "_upstream.git"))
+    shutil.copy(ROOT / ".gitignore", repo / ".gitignore")
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "sample")
+    made = run([sys.executable, str(sample / "make_upstream.py")], cwd=sample)
+    assert made.returncode == 0, made.output
+    result = mkdocs_build(sample / "mkdocs", env={"MILES_DOCS_OFFLINE": "1"})
+    assert result.returncode == 0, result.output
+    assert "WARNING" not in result.output
+    site = Site(sample / "mkdocs" / "site")
+    assert site.broken() == []
+    page = site.page("diffusion/getting-started/quick-start/index.html")
+    assert 'href="../installation/#requirements"' in page.text
+    assert 'href="../../user-guide/concepts/#lora-ipc-weight-sync"' in page.text
+    assert "miles-docs-banner" in page.text
+    install = site.page("diffusion/getting-started/installation/index.html").text
+    assert f"diffusion-sample/blob/{pinned('mkdocs')}/scripts/train.py" in install
+    assert 'src="../../assets/images/pipeline.svg"' in install
+    home = site.page("diffusion/index.html").text
+    assert 'href="../#supported-models"' in home  # host URL became an internal link
+    assert git(repo, "status", "--porcelain") == ""
