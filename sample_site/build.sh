@@ -15,4 +15,6 @@ python=${PYTHON:-python3}
 
 export MILES_DOCS_OFFLINE=1 NO_MKDOCS_2_WARNING=1
 .venv/bin/mkdocs build --strict --clean -f sample_site/mkdocs/mkdocs.yml
+.venv/bin/sphinx-build -W --keep-going -q -b html sample_site/sphinx sample_site/sphinx/_build/html
 echo "MkDocs sample: sample_site/mkdocs/site/index.html (injected section: diffusion/)"
+echo "Sphinx sample: sample_site/sphinx/_build/html/index.html (same section, same pin)"

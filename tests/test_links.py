@@ -115,8 +115,13 @@ def test_unresolved_links_are_diagnostics_with_upstream_lines(result: BuildResul
     assert any("docs/index.md:14: javascript: links are not allowed" in m for m in found), found
     assert any("docs/index.md:14: ../.git/config points into .git" in m for m in found), found
     text = content(result, "index.md")
-    assert '<a href="#">js</a>' in text  # made inert
-    assert "[escape](../../../etc/passwd)" in text  # left as written, reported
+    commit = result.sections["s"].checkout.commit
+    # written so that the engine does not report them again: inert, upstream, or page top
+    assert '<a href="#">js</a>' in text
+    assert "[escape](#)" in text and "[git](#)" in text
+    assert f"[missing](https://github.com/o/r/blob/{commit}/docs/nope.md)" in text
+    assert f"[gone](https://github.com/o/r/blob/{commit}/nothing.py)" in text
+    assert "[bad anchor](guide/setup.md)" in text
 
 
 def test_anchor_mapping_in_the_same_page(result: BuildResult) -> None:

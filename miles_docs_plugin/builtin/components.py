@@ -1,4 +1,6 @@
-"""Built-in components: Mintlify MDX components become the host engine's own constructs.
+"""Built-in components and front matter: upstream markup the host engine does not speak.
+
+Mintlify MDX components become the host engine's own constructs.
 
 A component is a line holding only an opening tag with a capitalised name (``<Note>``,
 ``<Card title="…" href="…">``) up to the line holding its closing tag, outside code. Each one
@@ -6,6 +8,10 @@ is handed to the engine (:meth:`Engine.block`), which writes it in its own synta
 details, tabs, MyST directives — or a readable fallback when the extension is not available.
 The number of lines is kept wherever possible, so diagnostics still report upstream lines.
 Unknown components are reported and their content is kept.
+
+Front matter: a page whose ``title`` is only in its front matter (Mintlify shows it as the page
+heading) gets that title as its ``#`` heading, so every engine shows and indexes it. Fenced
+``mermaid`` blocks get the info string the engine wants (``Engine.fence_info``).
 """
 
 from __future__ import annotations
@@ -57,18 +63,41 @@ def parse_attrs(raw: str) -> dict[str, str]:
 
 
 _BLOCK_PARSER: MarkdownIt | None = None
+H1_CANDIDATE_RE = re.compile(r"(?m)^ {0,3}(?:#(?:[ \t]|$)|=+[ \t]*$)")
+MERMAID_RE = re.compile(r"(?m)^[ \t>]*(?:`{3,}|~{3,})[ \t]*mermaid\b")
 
 
-def code_lines(text: str) -> set[int]:
-    """0-based lines that are inside fenced or indented code (block-level parse only)."""
+@dataclass
+class Blocks:
+    """What a block-level parse of a page body says (no inline parsing: it is cheap)."""
+
+    code: set[int] = field(default_factory=set)  #: 0-based lines inside fenced/indented code
+    fences: list[tuple[int, str]] = field(default_factory=list)  #: (opening line, info)
+    has_h1: bool = False
+
+
+def block_structure(text: str) -> Blocks:
     global _BLOCK_PARSER
     if _BLOCK_PARSER is None:
         _BLOCK_PARSER = MarkdownIt("commonmark", {"html": True}).disable("inline")
-    out: set[int] = set()
+    out = Blocks()
     for token in _BLOCK_PARSER.parse(text):
         if token.type in ("fence", "code_block") and token.map:
-            out.update(range(token.map[0], token.map[1]))
+            out.code.update(range(token.map[0], token.map[1]))
+            if token.type == "fence":
+                out.fences.append((token.map[0], token.info))
+        elif token.type == "heading_open" and token.tag == "h1":
+            out.has_h1 = True
     return out
+
+
+def code_lines(text: str) -> set[int]:
+    """0-based lines that are inside fenced or indented code."""
+    return block_structure(text).code
+
+
+def _heading_text(title: str) -> str:
+    return re.sub(r"([\\`*_\[\]<>#])", r"\\\1", " ".join(title.split()))
 
 
 def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tuple[int, str]]]:
@@ -136,20 +165,46 @@ def _fit(new: list[str], span: int) -> list[str]:
 @hookimpl(tryfirst=True)
 def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
     body = page.content[page.body_start:]
-    if not HAS_COMPONENT_RE.search(body):
+    has_components = HAS_COMPONENT_RE.search(body) is not None
+    has_mermaid = MERMAID_RE.search(body) is not None
+    needs_title = bool(page.title) and "title" in page.meta
+    if not (has_components or has_mermaid or needs_title):
         return
+    structure = (block_structure(body)
+                 if has_components or has_mermaid or H1_CANDIDATE_RE.search(body) else Blocks())
     newline = "\r\n" if "\r\n" in body else "\n"
     lines = body.split(newline)
-    blocks, problems = find_blocks(lines, code_lines(body))
     section = ctx.sections[page.source]
-    for line, message in problems:
-        ctx.report(section, page.path, line + 1 + page.body_line, "component", message)
-    if not blocks:
-        return
-    unknown: list[Block] = []
-    render(lines, blocks, ctx, page, unknown)
-    for block in unknown:
-        ctx.report(section, page.path, block.start + 1 + page.body_line, "component",
-                   f"unknown component <{block.name}>; its content is kept as written",
-                   Severity.WARNING)
-    page.content = page.content[:page.body_start] + newline.join(lines)
+    changed = False
+
+    for line_no, info in structure.fences:
+        if info.split()[:1] == ["mermaid"]:
+            new = ctx.engine.fence_info(info)
+            if new != info:
+                lines[line_no] = lines[line_no].replace(info.strip(), new, 1)
+                changed = True
+
+    if has_components:
+        blocks, problems = find_blocks(lines, structure.code)
+        for line, message in problems:
+            ctx.report(section, page.path, line + 1 + page.body_line, "component", message)
+        if blocks:
+            unknown: list[Block] = []
+            render(lines, blocks, ctx, page, unknown)
+            for block in unknown:
+                ctx.report(section, page.path, block.start + 1 + page.body_line, "component",
+                           f"unknown component <{block.name}>; its content is kept as written",
+                           Severity.WARNING)
+            changed = True
+
+    if needs_title and not structure.has_h1 and page.title:
+        # Mintlify shows the front matter title as the page heading: so do we.
+        lines.insert(0, "# " + _heading_text(page.title))
+        page.line_delta += 1
+        # scan lines are body_line - line_delta + 1-based index: the new line is index 0
+        page.extra.setdefault("synthetic_headings", []).append(
+            page.body_line + 1 - page.line_delta)
+        changed = True
+
+    if changed:
+        page.content = page.content[:page.body_start] + newline.join(lines)

@@ -131,7 +131,7 @@ def _host_target(url: str, ctx: BuildContext) -> Target | None:
                     return HostTarget(candidate, anchor, url)
             return UnresolvedTarget(f"host page for {url} not found",
                                     "the link points at the host site, but no host page "
-                                    f"matches {path or '/'}")
+                                    f"matches {path or '/'}", keep=True)
     return None
 
 
@@ -183,12 +183,14 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
         # Mintlify and other doc sites resolve "/x" against the docs root.
         target = _resolve_in_docs(section, path.lstrip("/"), anchor, ctx)
         return target or UnresolvedTarget(f"no page or file matches the site-root link {url}",
-                                          f"upstream pages live under {docs}/")
+                                          f"upstream pages live under {docs}/",
+                                          repo_path=posixpath.normpath(docs + path))
     base = posixpath.dirname(section.repo_path(page.path))
     repo_path = posixpath.normpath(posixpath.join(base, path)) if path else section.repo_path(
         page.path)
     if repo_path == ".." or repo_path.startswith("../"):
-        return UnresolvedTarget(f"{url} points outside the repository", "fix the link upstream")
+        return UnresolvedTarget(f"{url} points outside the repository", "fix the link upstream",
+                                unsafe=True)
     if repo_path == ".git" or repo_path.startswith(".git/"):
         return UnresolvedTarget(f"{url} points into .git", "fix the link upstream", unsafe=True)
     if repo_path == docs or repo_path.startswith(docs + "/"):
@@ -197,13 +199,13 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
             return PageTarget(section.source.name, page.path, anchor)
         target = _resolve_in_docs(section, rel, anchor, ctx)
         return target or UnresolvedTarget(f"{url} matches no page or file in {docs}/",
-                                          "fix the link upstream")
+                                          "fix the link upstream", repo_path=repo_path)
     kind = section.checkout.tree.kind(repo_path)
     if kind in ("blob", "link", "tree"):
         return _repo_file(section, repo_path, kind == "tree", anchor)
     at = f" at {section.checkout.short}" if section.checkout.commit else ""
     return UnresolvedTarget(f"{url} does not exist in the repository{at}",
-                            "fix the link upstream")
+                            "fix the link upstream", repo_path=repo_path)
 
 
 # -- writing -------------------------------------------------------------------------------
@@ -221,9 +223,9 @@ def _anchor(ctx: BuildContext, section: Section, page: Page, target_section: Sec
     if mapped is None:
         where = "this page" if target_page is page else target_page.path
         ctx.report(section, page.path, link.line, "anchor",
-                   f"anchor #{anchor} matches no heading or id in {where}",
-                   _severity(ctx))
-        return "#" + anchor
+                   f"anchor #{anchor} matches no heading or id in {where}; the link goes to "
+                   "the top of the page", _severity(ctx))
+        return ""
     return "#" + mapped
 
 
@@ -238,7 +240,7 @@ def render(target: Target, link: LinkRef, page: Page, section: Section,
     here = section.host_path(page.path)
     html_ctx = link.kind == "html"
     if isinstance(target, AnchorTarget):
-        return _anchor(ctx, section, page, section, page, target.anchor, link) or None
+        return _anchor(ctx, section, page, section, page, target.anchor, link) or "#"
     if isinstance(target, PageTarget):
         tsec = ctx.sections[target.source]
         tpage = tsec.pages[target.path]
@@ -255,7 +257,9 @@ def render(target: Target, link: LinkRef, page: Page, section: Section,
             return ctx.engine.url_from(here, ctx.engine.asset_url(there))
         return _rel(here, there)
     if isinstance(target, RepoFileTarget):
-        return target.url + (f"#{target.anchor}" if target.anchor else "")
+        url = ctx.engine.repo_link(section.source.name, "tree" if target.is_dir else "blob",
+                                   target.path, target.url)
+        return url + (f"#{target.anchor}" if target.anchor else "")
     if isinstance(target, HostTarget):
         if not target.path:
             return None
@@ -267,7 +271,14 @@ def render(target: Target, link: LinkRef, page: Page, section: Section,
         hint = f" ({target.hint})" if target.hint else ""
         ctx.report(section, page.path, link.line, "link", f"{target.reason}{hint}",
                    Severity.WARNING if target.unsafe else _severity(ctx))
-        return "#" if target.unsafe else None
+        if target.keep and not target.unsafe:
+            return None
+        web = section.source.web_url
+        if target.repo_path and web and not target.unsafe:
+            ref = section.checkout.commit or section.source.ref
+            return ctx.engine.repo_link(section.source.name, "blob", target.repo_path,
+                                        web_link(web, "blob", ref, target.repo_path))
+        return "#"
     return None
 
 

@@ -80,6 +80,16 @@ def banner_text(section: Section, page: Page, info: dict[str, Any]) -> str | Non
     return _default_banner(info, local)
 
 
+def banner_html(banner: str) -> str:
+    """The banner as HTML (a template may be Markdown)."""
+    if banner.lstrip().startswith("<"):
+        return banner
+    from markdown_it import MarkdownIt
+
+    rendered: str = MarkdownIt("commonmark").render(banner).strip()
+    return f'<div class="{BANNER_CLASS}">{rendered}</div>'
+
+
 def insert_banner(content: str, body_start: int, banner: str) -> str:
     """Insert ``banner`` as its own block after the page's leading H1 (or at the body start)."""
     body = content[body_start:]
@@ -106,5 +116,9 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     info = provenance(section, page)
     page.extra["provenance"] = info
     banner = banner_text(section, page, info)
-    if banner:
+    if not banner:
+        return
+    if ctx.engine.banner_in_content:
         page.content = insert_banner(page.content, page.body_start, banner)
+    else:
+        page.extra["banner_html"] = banner_html(banner)

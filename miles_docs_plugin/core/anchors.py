@@ -64,20 +64,39 @@ class AnchorMap:
         return self.aliases.get(anchor.lower())
 
     @classmethod
-    def build(cls, headings: Iterable[Heading], ids: Iterable[HtmlId],
-              slugger: PageSlugger) -> AnchorMap:
+    def build(cls, headings: Iterable[Heading], ids: Iterable[HtmlId], slugger: PageSlugger,
+              *, raw_html_ids: bool = True, synthetic: Iterable[int] = ()) -> AnchorMap:
+        """Map a page's anchors.
+
+        ``raw_html_ids``: the engine can link to ids of raw HTML (MkDocs can; MyST cannot, so
+        an ``<a id>`` right before a heading becomes an alias of that heading's id).
+        ``synthetic``: lines of headings that upstream authors never saw (a title heading
+        added from front matter); they take no part in GitHub's numbering of duplicates.
+        """
         amap = cls()
         seen_github: dict[str, int] = {}
+        skip = set(synthetic)
+        by_line: dict[int, str] = {}
         for heading in headings:
             custom = explicit_id(heading)
             text = ATTR_ID_RE.sub("", heading.text) if custom else heading.text
             emitted = custom or slugger(text)
+            if heading.line in skip:
+                if emitted:
+                    amap.emitted.add(emitted)
+                continue
             upstream = github_unique(github_slug(text), seen_github)
             if not emitted:
                 continue
+            by_line[heading.line] = emitted
             amap.emitted.add(emitted)
             amap.aliases.setdefault(upstream, emitted)
             amap.aliases.setdefault(upstream.lower(), emitted)
         for html_id in ids:
-            amap.emitted.add(html_id.value)
+            if raw_html_ids:
+                amap.emitted.add(html_id.value)
+                continue
+            heading_id = by_line.get(html_id.line) or by_line.get(html_id.line + 1)
+            if heading_id:
+                amap.aliases.setdefault(html_id.value, heading_id)
         return amap

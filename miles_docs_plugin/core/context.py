@@ -33,6 +33,12 @@ class Engine:
     #: Markdown features available in the host: ``admonition``, ``details``, ``tabbed``,
     #: ``mermaid``, ``sphinx-design``, ``attr_list``.
     features: frozenset[str] = frozenset()
+    #: Links to ids of raw HTML (``<a id="x">``) work in this engine.
+    raw_html_ids = True
+    #: The provenance banner goes into the page source. An engine that rebuilds incrementally
+    #: sets this to False and adds ``page.extra["banner_html"]`` at write time instead, so that
+    #: moving the pin does not change (and force a re-read of) every page source.
+    banner_in_content = True
 
     def __init__(self, host_pages: set[str] | None = None) -> None:
         #: Docs paths of the host's own pages (``index.md``), when known.
@@ -72,6 +78,18 @@ class Engine:
         if inline:
             opening.append(indent + inline)
         return [*(opening or [""]), *body, ""]
+
+    def repo_link(self, source: str, kind: str, path: str, url: str) -> str:
+        """The destination written for a repository file link (``url`` is the permalink).
+
+        ``kind`` is ``blob`` or ``tree``. Engines that resolve commit-specific URLs at write
+        time return a stable placeholder here.
+        """
+        return url
+
+    def fence_info(self, info: str) -> str:
+        """The info string a fenced code block should carry (e.g. for ``mermaid``)."""
+        return info
 
     def url_from(self, from_doc: str, to_url: str) -> str:
         """``to_url`` (site-relative) as seen from the page ``from_doc`` (for raw HTML)."""
@@ -117,7 +135,9 @@ class BuildContext:
         amap = self._anchors.get(key)
         if amap is None:
             scan = self.scan(page)
-            amap = AnchorMap.build(scan.headings, scan.ids, self.engine.page_slugger())
+            synthetic = page.extra.get("synthetic_headings", ())
+            amap = AnchorMap.build(scan.headings, scan.ids, self.engine.page_slugger(),
+                                   raw_html_ids=self.engine.raw_html_ids, synthetic=synthetic)
             self._anchors[key] = amap
         return amap
 
@@ -128,9 +148,9 @@ class BuildContext:
 
             body = page.content[page.body_start:]
             if self.scans is not None:
-                page.scan = self.scans.get(body, page.body_line, do_scan)
+                page.scan = self.scans.get(body, page.body_line - page.line_delta, do_scan)
             else:
-                page.scan = do_scan(body, line_offset=page.body_line)
+                page.scan = do_scan(body, line_offset=page.body_line - page.line_delta)
         return page.scan
 
 

@@ -128,6 +128,7 @@ class Page:
     meta: dict[str, Any] = field(default_factory=dict)
     body_start: int = 0  #: offset of the body (after front matter) in ``text``
     body_line: int = 0  #: number of lines before the body
+    line_delta: int = 0  #: lines that preparation inserted at the top of the body
     content: str = ""  #: transformed text handed to the engine
     scan: ScanResult | None = None
     title: str | None = None
@@ -192,9 +193,15 @@ class ExternalTarget:
 
 @dataclass(frozen=True)
 class UnresolvedTarget:
+    """A link that cannot be resolved. It is reported, and written so that the engine does not
+    report it a second time: to ``keep`` (an absolute URL), else to the upstream file at the
+    pin (``repo_path``, when the repository has a web address), else made inert (``#``)."""
+
     reason: str  #: what the diagnostic says
     hint: str = ""
-    unsafe: bool = False  #: drop the destination instead of keeping it (javascript:, file:)
+    unsafe: bool = False  #: never keep the destination (javascript:, file:, escapes)
+    repo_path: str | None = None  #: where the author pointed, inside the repository
+    keep: bool = False  #: the destination is an absolute URL: leave it as written
 
 
 Target = (PageTarget | AssetTarget | AnchorTarget | RepoFileTarget | HostTarget | ExternalTarget

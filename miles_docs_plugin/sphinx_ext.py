@@ -1,0 +1,496 @@
+"""The Sphinx adapter: the same ``miles-docs.yml`` and lock, the same section as MkDocs.
+
+Sphinx reads documents only from its source folder (no public API reads them from elsewhere),
+so the section is written into a generated folder ``<srcdir>/<mount>/``:
+
+- it holds its own ``.gitignore`` (``*``), so the host's ``git status`` stays clean;
+- a marker file (``.miles-docs-generated``) proves the folder is ours: a folder without it is a
+  host folder, and the build stops instead of touching it;
+- a file is rewritten only when its bytes change (atomic replace), so Sphinx re-reads exactly
+  the pages that changed upstream; files that no longer exist upstream are removed.
+
+Events and why:
+
+- ``config-inited``: load and validate the config (``ExtensionError`` naming the key); turn on
+  MyST heading anchors if the host has them off, since upstream pages link to headings.
+- ``builder-inited``: runs before Sphinx discovers documents (``Builder.read``), so the
+  generated folder is complete when the project is scanned.
+- ``doctree-read`` (priority 400, before the toctree collector at 500): add the section to the
+  root document's toctree (``placement``); (priority 600, after the title collector): titles
+  from front matter, as MkDocs does.
+- ``html-page-context`` (priority 400, before sphinx-book-theme's buttons at 501): edit links
+  of injected pages point upstream; provenance in the template context.
+- ``build-finished``: copy assets that only raw HTML references (Sphinx copies the rest).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.config import Config as SphinxConfig
+from sphinx.errors import ExtensionError
+from sphinx.util import logging
+
+from . import __version__
+from .core.anchors import PageSlugger
+from .core.config import CONFIG_FILE, Config, load_config, parse_config
+from .core.context import Engine
+from .core.errors import MilesDocsError, Severity
+from .core.model import NavGroup, NavItem, NavLink, NavPage, Section
+from .core.pipeline import BuildResult, build
+
+logger = logging.getLogger(__name__)
+
+MARKER = ".miles-docs-generated"
+#: Repository-file links are written as ``miles-docs-pin:<source>/<blob|tree>/<path>`` and
+#: turned into permalinks at write time, so moving the pin does not change the page sources.
+PIN_SCHEME = "miles-docs-pin"
+ADMONITIONS = {"Note": "note", "Warning": "warning", "Tip": "tip", "Info": "important",
+               "Check": "hint", "Danger": "danger", "Caution": "caution"}
+
+
+class SphinxEngine(Engine):
+    name = "sphinx"
+    raw_html_ids = False  # MyST resolves `page.md#id` only against headings and labels
+    banner_in_content = False  # added at write time (doctree-resolved): sources stay pin-free
+
+    def __init__(self, app: Sphinx, host_pages: set[str]) -> None:
+        super().__init__(host_pages)
+        self.app = app
+        self.features = frozenset({"myst"})
+        from myst_parser.slugs import SLUG_PRESETS, github_slugify
+
+        func = getattr(app.config, "myst_heading_slug_func", None)
+        if isinstance(func, str):
+            func = SLUG_PRESETS.get(func, github_slugify)
+        self._slugify = func or github_slugify
+
+    def repo_link(self, source: str, kind: str, path: str, url: str) -> str:
+        return f"{PIN_SCHEME}:{source}/{kind}/{path}"
+
+    def fence_info(self, info: str) -> str:
+        if info.split()[:1] == ["mermaid"]:
+            return "{mermaid}" if "sphinxcontrib.mermaid" in self.app.config.extensions else "text"
+        return info
+
+    def page_url(self, doc_path: str) -> str:
+        docname = posixpath.splitext(doc_path)[0]
+        assert self.app.builder is not None
+        return str(self.app.builder.get_target_uri(docname))
+
+    def page_slugger(self) -> PageSlugger:
+        from myst_parser.slugs import unique_slug
+
+        seen: set[str] = set()
+        slugify = self._slugify
+
+        def make(text: str) -> str:
+            slug = unique_slug(slugify(text), seen)
+            if slug:
+                seen.add(slug)
+            return str(slug)
+
+        return make
+
+    def block(self, name: str, attrs: dict[str, str], indent: str, body: list[str],
+              inline: str) -> list[str]:
+        kind = ADMONITIONS.get(name)
+        if kind is None:
+            return super().block(name, attrs, indent, body, inline)
+        runs = [len(m.group(0)) for line in body for m in [re.match(r"\s*(`{3,}|~{3,})", line)]
+                if m]
+        fence = "`" * max(3, max(runs, default=0) + 1)
+        title = attrs.get("title")
+        head = (f"{indent}{fence}{{admonition}} {title}" if title else f"{indent}{fence}{{{kind}}}")
+        lines = [head]
+        if title:
+            lines.append(f"{indent}:class: {kind}")
+        if inline:
+            lines.append(indent + inline)
+        lines.extend(body)
+        lines.append(f"{indent}{fence}")
+        return lines
+
+
+# -- generated folder ----------------------------------------------------------------------
+
+
+def _write_if_changed(path: Path, data: bytes) -> bool:
+    """Atomically replace ``path`` with ``data`` unless it already holds exactly that."""
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return False
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return True
+
+
+def _copy_if_changed(src: Path, dst: Path) -> bool:
+    return _write_if_changed(dst, src.read_bytes())
+
+
+class GeneratedFolder:
+    """``<srcdir>/<mount>``, owned by miles-docs (proved by its marker file)."""
+
+    def __init__(self, srcdir: Path, section: Section) -> None:
+        self.root = srcdir / section.mount
+        self.section = section
+
+    def claim(self) -> None:
+        marker = self.root / MARKER
+        if self.root.exists() and not marker.exists():
+            raise ExtensionError(
+                f"[miles-docs] source {self.section.source.name!r} mounts at "
+                f"{self.section.mount!r}, but {self.root} is a folder of the host (it has no "
+                f"{MARKER} marker). Nothing was touched; set `mount:` to a free folder or move "
+                "that folder.")
+        self.root.mkdir(parents=True, exist_ok=True)
+        _write_if_changed(marker, json.dumps(
+            {"source": self.section.source.name, "generator": f"miles-docs {__version__}"}
+        ).encode() + b"\n")
+        _write_if_changed(self.root / ".gitignore",
+                          b"# Generated by miles-docs at build time; never commit it.\n*\n")
+
+    def sync(self, files: dict[str, bytes | Path]) -> list[str]:
+        """Make the folder hold exactly ``files``; return the paths that were (re)written."""
+        written = []
+        for rel, content in files.items():
+            target = self.root / rel
+            changed = (_copy_if_changed(content, target) if isinstance(content, Path)
+                       else _write_if_changed(target, content))
+            if changed:
+                written.append(rel)
+        keep = set(files) | {MARKER, ".gitignore"}
+        for path in sorted(self.root.rglob("*"), reverse=True):
+            rel = path.relative_to(self.root).as_posix()
+            if path.is_file() and rel not in keep and not path.name.startswith("."):
+                path.unlink()
+            elif path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+        return written
+
+
+# -- nav as toctrees -----------------------------------------------------------------------
+
+
+def _docname(section: Section, path: str) -> str:
+    return posixpath.splitext(section.host_path(path))[0]
+
+
+def _entries(items: list[NavItem], section: Section, base: str) -> list[str]:
+    """Toctree lines for ``items`` (nested groups are flattened into their parent's list)."""
+    out: list[str] = []
+    for item in items:
+        if isinstance(item, NavPage):
+            rel = posixpath.relpath(_docname(section, item.path), base)
+            out.append(f"{item.title} <{rel}>" if item.title else rel)
+        elif isinstance(item, NavLink):
+            out.append(f"{item.title} <{item.url}>")
+        elif isinstance(item, NavGroup):
+            out.extend(_entries(item.children, section, base))
+    return out
+
+
+def toctrees(section: Section, index_doc: str) -> str:
+    """MyST toctree directives for the section index: ungrouped pages, then one per group."""
+    base = posixpath.dirname(index_doc)
+    blocks: list[tuple[str | None, list[str]]] = []
+    loose: list[NavItem] = []
+    for item in section.nav:
+        if isinstance(item, NavGroup):
+            blocks.append((item.title, _entries(item.children, section, base)))
+        elif not (isinstance(item, NavPage) and _docname(section, item.path) == index_doc):
+            loose.append(item)
+    if loose:
+        blocks.insert(0, (None, _entries(loose, section, base)))
+    out = []
+    for caption, entries in blocks:
+        if not entries:
+            continue
+        head = "```{toctree}\n:hidden:\n" + (f":caption: {caption}\n" if caption else "")
+        out.append(head + "\n" + "\n".join(entries) + "\n```\n")
+    return "\n".join(out)
+
+
+# -- state ---------------------------------------------------------------------------------
+
+
+@dataclass
+class PageInfo:
+    title: str | None
+    provenance: dict[str, Any]
+    description: str | None
+    banner_html: str | None = None
+
+
+@dataclass
+class State:
+    """What the later events need, kept on the environment for the forked readers."""
+
+    pages: dict[str, PageInfo] = field(default_factory=dict)  #: by docname
+    roots: list[tuple[str, str, str]] = field(default_factory=list)  #: (title, index, placement)
+    html_assets: list[tuple[str, str]] = field(default_factory=list)  #: (src abs, dest rel)
+    written: list[str] = field(default_factory=list)
+    #: per source: (web_url, commit or ref) for permalinks resolved at write time
+    permalinks: dict[str, tuple[str | None, str]] = field(default_factory=dict)
+    pins: dict[str, str | None] = field(default_factory=dict)
+
+
+def _state(app: Sphinx) -> State:
+    state = getattr(app.env, "miles_docs_state", None)
+    if not isinstance(state, State):
+        state = State()
+        app.env.miles_docs_state = state  # type: ignore[attr-defined]
+    return state
+
+
+# -- events --------------------------------------------------------------------------------
+
+
+def _core_config(app: Sphinx) -> Config:
+    config: Config | None = getattr(app, "_miles_docs_config", None)
+    if config is None:
+        raise ExtensionError("[miles-docs] the config was not loaded (config-inited did not run)")
+    return config
+
+
+def on_config_inited(app: Sphinx, config: SphinxConfig) -> None:
+    base = Path(app.confdir)
+    try:
+        if config.miles_docs_sources:
+            data: dict[str, Any] = {"sources": config.miles_docs_sources}
+            data.update(config.miles_docs_options or {})
+            core = parse_config(data, base_dir=base, config_file=None)
+        else:
+            core = load_config(base / config.miles_docs_config)
+    except MilesDocsError as exc:
+        raise ExtensionError(f"[miles-docs] {exc}") from None
+    app._miles_docs_config = core  # type: ignore[attr-defined]
+    schemes = config.myst_url_schemes
+    if isinstance(schemes, dict):
+        schemes.setdefault(PIN_SCHEME, None)
+    elif PIN_SCHEME not in (schemes or ()):
+        config.myst_url_schemes = [*(schemes or ()), PIN_SCHEME]
+    if not getattr(config, "myst_heading_anchors", None):
+        config.myst_heading_anchors = 6
+        logger.info("[miles-docs] set myst_heading_anchors = 6 (upstream pages link to headings)")
+
+
+def _host_pages(app: Sphinx, mounts: list[str]) -> set[str]:
+    exclude = list(app.config.exclude_patterns) + [f"{m}/**" for m in mounts]
+    found = app.project.discover(exclude, app.config.include_patterns)
+    return {app.project.doc2path(d, absolute=False).as_posix() for d in found}
+
+
+def on_builder_inited(app: Sphinx) -> None:
+    core = _core_config(app)
+    srcdir = Path(app.srcdir)
+    engine = SphinxEngine(app, _host_pages(app, [s.mount for s in core.sources]))
+    try:
+        result = build(core, engine, progress=lambda m: logger.info("[miles-docs] %s", m))
+    except MilesDocsError as exc:
+        raise ExtensionError(f"[miles-docs] {exc}") from None
+    state = State()
+    _report(result)
+    for section in result.sections.values():
+        folder = GeneratedFolder(srcdir, section)
+        folder.claim()
+        files: dict[str, bytes | Path] = {}
+        index_doc = _docname(section, "index.md") if "index.md" in section.pages else None
+        for page in section.pages.values():
+            content = page.content
+            docname = _docname(section, page.path)
+            if docname == index_doc:
+                content = content.rstrip("\n") + "\n\n" + toctrees(section, docname)
+            files[page.dest] = content.encode("utf-8")
+            description = page.meta.get("description")
+            state.pages[docname] = PageInfo(page.title, page.extra.get("provenance") or {},
+                                            description if isinstance(description, str) else None,
+                                            page.extra.get("banner_html"))
+        if index_doc is None:
+            index_doc = f"{section.mount}/index"
+            files["index.md"] = (f"# {section.source.title}\n\n"
+                                 + toctrees(section, index_doc)).encode("utf-8")
+            state.pages[index_doc] = PageInfo(section.source.title, {}, None)
+        for asset in section.assets.values():
+            files[asset.path] = asset.abs_path
+            state.html_assets.append((str(asset.abs_path), section.host_path(asset.path)))
+        written = folder.sync(files)
+        state.written.extend(f"{section.mount}/{w}" for w in written)
+        state.roots.append((section.source.title, index_doc, section.source.placement))
+        checkout = section.checkout
+        state.permalinks[section.source.name] = (section.source.web_url,
+                                                 checkout.commit or section.source.ref)
+        state.pins[section.source.name] = checkout.commit
+    app.env.miles_docs_state = state  # type: ignore[attr-defined]
+
+
+def _report(result: BuildResult) -> None:
+    errors = 0
+    for section in result.sections.values():
+        warnings = 0
+        for diag in section.diagnostics:
+            if diag.severity is Severity.INFO:
+                logger.info("[miles-docs] %s", diag.format())
+                continue
+            warnings += 1
+            errors += diag.severity is Severity.ERROR
+            logger.warning("[miles-docs] %s", diag.message, type="miles-docs", subtype=diag.code,
+                           location=f"{section.source.display}:{diag.location}")
+        checkout = section.checkout
+        state = "local working copy" if checkout.local else (
+            "cached" if checkout.cached else "fetched")
+        logger.info("miles-docs: %s ← %s@%s (%d pages, %d assets, %d warnings, %s)",
+                    section.source.name, section.source.display, checkout.short,
+                    len(section.pages), len(section.assets), warnings, state)
+    if errors:
+        raise ExtensionError(f"[miles-docs] {errors} unresolved link(s) with "
+                             "`links.unresolved: error` (listed above)")
+
+
+def on_doctree_read_placement(app: Sphinx, doctree: nodes.document) -> None:
+    """Add each section to the root document's toctree (``placement``)."""
+    if app.env.docname != app.config.root_doc:
+        return
+    for title, index_doc, placement in _state(app).roots:
+        if placement == "none":
+            continue
+        toctrees = list(doctree.findall(addnodes.toctree))
+        if any(index_doc in (tc.get("includefiles") or []) for tc in toctrees):
+            continue
+        if toctrees:
+            tc = toctrees[-1] if placement == "end" else toctrees[0]
+        else:
+            tc = addnodes.toctree(entries=[], includefiles=[], maxdepth=-1, glob=False,
+                                  hidden=True, caption=None, titlesonly=False, numbered=0,
+                                  parent=app.env.docname)
+            wrapper = nodes.compound(classes=["toctree-wrapper"])
+            wrapper += tc
+            doctree += wrapper
+        entry = (title, index_doc)
+        if placement == "start":
+            tc["entries"].insert(0, entry)
+            tc["includefiles"].insert(0, index_doc)
+        else:
+            tc["entries"].append(entry)
+            tc["includefiles"].append(index_doc)
+
+
+def on_doctree_read_titles(app: Sphinx, doctree: nodes.document) -> None:
+    """Front matter titles win over the first heading, as in MkDocs."""
+    info = _state(app).pages.get(app.env.docname)
+    if info is None or not info.title:
+        return
+    title = nodes.title(info.title, info.title)
+    app.env.titles[app.env.docname] = title
+    app.env.longtitles[app.env.docname] = title
+
+
+def on_html_page_context(app: Sphinx, pagename: str, templatename: str,
+                         context: dict[str, Any], doctree: Any) -> None:
+    info = _state(app).pages.get(pagename)
+    if info is None:
+        return
+    prov = info.provenance
+    context["miles_docs"] = prov
+    for key in ("source_repo", "source_commit", "source_path", "source_url"):
+        context[key] = prov.get(key)
+    if info.title:
+        context["title"] = info.title
+    if info.description:
+        tag = ('<meta name="description" content="'
+               + info.description.replace("&", "&amp;").replace('"', "&quot;") + '" />\n')
+        context["metatags"] = context.get("metatags", "") + tag
+    edit = prov.get("edit_url")
+    if edit:
+        # furo / basic-ng: a per-page edit link template ({filename} is the only field)
+        context["theme_source_edit_link"] = edit.replace("{", "{{").replace("}", "}}")
+        # pydata-sphinx-theme / sphinx-book-theme: a per-page template that must name file_name
+        context["miles_docs_edit_url"] = edit
+        context["edit_page_url_template"] = "{{ miles_docs_edit_url }}{# file_name #}"
+        context["edit_page_provider_name"] = "GitLab" if "/-/" in edit else "GitHub"
+
+
+def on_env_get_updated(app: Sphinx, env: Any) -> list[str]:
+    """Pages to write again (not re-read) because a pin moved: their banner and permalinks
+    name the commit, and those are filled in at write time."""
+    state = _state(app)
+    previous = getattr(env, "miles_docs_written_pins", None)
+    env.miles_docs_written_pins = dict(state.pins)
+    if previous is None or previous == state.pins:
+        return []
+    return [d for d in state.pages if d in env.all_docs]
+
+
+def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Fill in what names the pinned commit: the banner and repository-file permalinks."""
+    state = _state(app)
+    info = state.pages.get(docname)
+    if info is None:
+        return
+    from .core.urls import web_link
+
+    prefix = PIN_SCHEME + ":"
+    for ref in doctree.findall(nodes.reference):
+        uri = ref.get("refuri", "")
+        if not uri.startswith(prefix):
+            continue
+        source, kind, rest = [*uri[len(prefix):].split("/", 2), "", ""][:3]
+        path, _, anchor = rest.partition("#")
+        web, commit = state.permalinks.get(source, (None, ""))
+        if web:
+            ref["refuri"] = web_link(web, kind, commit, path) + (f"#{anchor}" if anchor else "")
+    if info.banner_html:
+        banner = nodes.raw("", info.banner_html, format="html")
+        section = doctree.next_node(nodes.section)
+        if section is not None and section.children and isinstance(section[0], nodes.title):
+            section.insert(1, banner)
+        else:
+            doctree.insert(0, banner)
+
+
+def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
+    if exception is not None or app.builder is None or app.builder.format != "html":
+        return
+    out = Path(app.outdir)
+    for src, rel in _state(app).html_assets:
+        target = out / rel
+        if Path(src).exists():
+            _copy_if_changed(Path(src), target)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.setup_extension("myst_parser")
+    app.add_config_value("miles_docs_config", CONFIG_FILE, "env", types=[str])
+    app.add_config_value("miles_docs_sources", None, "env", types=[list, type(None)])
+    app.add_config_value("miles_docs_options", None, "env", types=[dict, type(None)])
+    app.connect("config-inited", on_config_inited)
+    app.connect("builder-inited", on_builder_inited)
+    app.connect("doctree-read", on_doctree_read_placement, priority=400)
+    app.connect("doctree-read", on_doctree_read_titles, priority=600)
+    app.connect("html-page-context", on_html_page_context, priority=400)
+    app.connect("env-get-updated", on_env_get_updated)
+    app.connect("doctree-resolved", on_doctree_resolved)
+    app.connect("build-finished", on_build_finished)
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True,
+            "env_version": 1}
+

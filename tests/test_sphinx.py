@@ -1,0 +1,189 @@
+"""The Sphinx adapter: generated folder, incremental rebuilds, parallel reads, themes."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from hosts import make_host
+from support import ROOT, V1, V2, Site, git, lock_text, make_repo, run, write
+
+
+def generated_mtimes(folder: Path) -> dict[str, int]:
+    return {p.relative_to(folder).as_posix(): p.stat().st_mtime_ns
+            for p in folder.rglob("*") if p.is_file()}
+
+
+def test_parallel_read_with_j2(corpus_repo: Path, tmp_path: Path, cache_dir: Path) -> None:
+    host = make_host("sphinx", tmp_path / "host", corpus_repo.as_uri(), V2)
+    result = host.build("-j", "2")
+    assert result.returncode == 0, result.output
+    assert "WARNING" not in result.output
+    assert Site(host.out).broken("diffusion") == []
+    assert "Recipe Verification Levels" in Site(host.out).page(
+        "diffusion/user-guide/recipe-verification.html").title
+
+
+def test_generated_folder_is_ignored_marked_and_stable(corpus_repo: Path, tmp_path: Path,
+                                                       cache_dir: Path) -> None:
+    host = make_host("sphinx", tmp_path / "host", corpus_repo.as_uri(), V2)
+    assert host.build().returncode == 0
+    folder = host.docs / "diffusion"
+    assert (folder / ".gitignore").read_text().strip().endswith("*")
+    assert (folder / ".miles-docs-generated").exists()
+    assert git(host.root, "status", "--porcelain") == ""
+    before = generated_mtimes(folder)
+    again = host.build()
+    assert again.returncode == 0, again.output
+    assert generated_mtimes(folder) == before  # nothing rewritten
+    assert "0 added, 0 changed, 0 removed" in again.output
+
+
+def test_one_changed_upstream_page_is_the_only_page_re_read(tmp_path: Path,
+                                                            cache_dir: Path) -> None:
+    upstream = tmp_path / "upstream"
+    pages = {f"docs/p{i:03}.md": f"# Page {i}\n\nSee [the next](p{i + 1:03}.md).\n"
+             for i in range(30)}
+    pages["docs/p030.md"] = "# Last\n"
+    pages["docs/index.md"] = "# Index\n\n[first](p000.md)\n"
+    first = make_repo(upstream, pages)
+    host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), first)
+    assert host.build().returncode == 0
+    second = make_repo(upstream, {"docs/p017.md": "# Page 17, revised\n\nNew text.\n"})
+    write(host.config / "miles-docs.lock", lock_text({"diffusion": (upstream.as_uri(), second)}))
+    result = host.build()
+    assert result.returncode == 0, result.output
+    assert "0 added, 1 changed, 0 removed" in result.output, result.output
+    reading = re.search(r"reading sources\.\.\. (.*)", result.output)
+    assert reading and "diffusion/p017" in reading.group(1)
+    assert "Page 17, revised" in (host.out / "diffusion" / "p017.html").read_text()
+    # the unchanged pages were not re-read, but were written again: their banner names the
+    # new pin
+    assert f"<code>{second[:7]}</code>" in (host.out / "diffusion" / "p000.html").read_text()
+
+
+def test_removed_upstream_pages_are_removed(tmp_path: Path, cache_dir: Path) -> None:
+    upstream = tmp_path / "upstream"
+    first = make_repo(upstream, {"docs/index.md": "# I\n\n[g](gone.md)\n",
+                                 "docs/gone.md": "# Gone\n"})
+    host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), first)
+    assert host.build().returncode == 0
+    assert (host.docs / "diffusion" / "gone.md").exists()
+    git(upstream, "rm", "-q", "docs/gone.md")
+    second = make_repo(upstream, {"docs/index.md": "# I\n"})
+    write(host.config / "miles-docs.lock", lock_text({"diffusion": (upstream.as_uri(), second)}))
+    git(host.root, "commit", "-qam", "move the pin")
+    result = host.build()
+    assert result.returncode == 0, result.output
+    assert not (host.docs / "diffusion" / "gone.md").exists()
+    assert git(host.root, "status", "--porcelain") == ""
+
+
+def test_a_host_folder_at_the_mount_is_never_touched(corpus_repo: Path, tmp_path: Path,
+                                                     cache_dir: Path) -> None:
+    host = make_host("sphinx", tmp_path / "host", corpus_repo.as_uri(), V1)
+    own = write(host.docs / "diffusion" / "index.md", "# Host's own\n")
+    result = host.build()
+    assert result.returncode != 0
+    assert "is a folder of the host" in result.output and "mounts at 'diffusion'" in result.output
+    assert own.read_text() == "# Host's own\n"
+    assert sorted(p.name for p in own.parent.iterdir()) == ["index.md"]
+
+
+def test_config_errors_are_extension_errors(corpus_repo: Path, tmp_path: Path,
+                                            cache_dir: Path) -> None:
+    host = make_host("sphinx", tmp_path / "host", corpus_repo.as_uri(), V1,
+                     config=f"sources:\n  - name: diffusion\n    repo: {corpus_repo.as_uri()}\n"
+                            "    mount_point: x\n")
+    result = host.build()
+    assert result.returncode != 0
+    assert "Extension error" in result.output
+    assert "unknown key 'mount_point'" in result.output and "did you mean 'mount'" in result.output
+
+
+def test_warnings_carry_type_and_subtype(tmp_path: Path, cache_dir: Path) -> None:
+    upstream = tmp_path / "upstream"
+    commit = make_repo(upstream, {"docs/index.md": "# I\n\n[missing](nope.md)\n"})
+    host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), commit)
+    result = host.build()
+    assert result.returncode != 0  # -W
+    assert "docs/index.md:3: WARNING: [miles-docs] nope.md matches no page" in result.output
+    assert "[miles-docs.link]" in result.output
+    # and users can filter them
+    write(host.docs / "conf.py", (host.docs / "conf.py").read_text()
+          + 'suppress_warnings = ["miles-docs.link"]\n')
+    assert host.build().returncode == 0
+
+
+def test_inline_sources_in_conf_py(tmp_path: Path, cache_dir: Path) -> None:
+    upstream = tmp_path / "upstream"
+    commit = make_repo(upstream, {"docs/index.md": "# Inline\n"})
+    host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), commit,
+                     conf_extra=f"miles_docs_sources = [{{'name': 'diffusion', "
+                                f"'repo': {upstream.as_uri()!r}}}]\n")
+    (host.config / "miles-docs.yml").unlink()
+    result = host.build()
+    assert result.returncode == 0, result.output
+    assert (host.out / "diffusion" / "index.html").exists()
+
+
+def test_placement_none_leaves_the_root_toctree_alone(tmp_path: Path, cache_dir: Path) -> None:
+    upstream = tmp_path / "upstream"
+    commit = make_repo(upstream, {"docs/index.md": "# Section\n"})
+    config = (f"sources:\n  - name: diffusion\n    repo: {upstream.as_uri()}\n"
+              "    placement: none\n")
+    host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), commit, config=config)
+    write(host.docs / "conf.py", (host.docs / "conf.py").read_text()
+          + "suppress_warnings = ['toc.not_included']\n")
+    assert host.build().returncode == 0
+    assert "diffusion/index.html" not in (host.out / "index.html").read_text()
+    host2 = make_host("sphinx", tmp_path / "host2", upstream.as_uri(), commit)
+    assert host2.build().returncode == 0
+    assert 'href="diffusion/index.html"' in (host2.out / "index.html").read_text()
+
+
+@pytest.mark.parametrize(("theme", "options"), [
+    ("furo", ""),
+    ("pydata_sphinx_theme", 'html_theme_options = {"use_edit_page_button": True}\n'
+                            'html_context = {"github_user": "host", "github_repo": "site", '
+                            '"github_version": "main", "doc_path": "docs"}\n'),
+    ("sphinx_book_theme", 'html_theme_options = {"use_edit_page_button": True, '
+                          '"repository_url": "https://github.com/host/site"}\n'),
+])
+def test_edit_links_point_upstream_in_common_themes(corpus_repo: Path, tmp_path: Path,
+                                                    cache_dir: Path, theme: str,
+                                                    options: str) -> None:
+    pytest.importorskip(theme)
+    host = make_host("sphinx", tmp_path / "host", corpus_repo.as_uri(), V2,
+                     conf_extra=f"html_theme = {theme!r}\n{options}")
+    result = host.build()
+    assert result.returncode == 0, result.output
+    page = (host.out / "diffusion" / "user-guide" / "rewards.html").read_text()
+    assert ('href="https://github.com/radixark/miles_diffusion/edit/main/docs/user-guide/'
+            'rewards.md"') in page
+
+
+def test_sample_sphinx_site_builds_offline(tmp_path: Path, cache_dir: Path) -> None:
+    repo = tmp_path / "repo"
+    sample = repo / "sample_site"
+    shutil.copytree(ROOT / "sample_site", sample,
+                    ignore=shutil.ignore_patterns("site", "_build", "_upstream.git", "diffusion"))
+    shutil.copy(ROOT / ".gitignore", repo / ".gitignore")
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "sample")
+    assert run([sys.executable, str(sample / "make_upstream.py")], cwd=sample).returncode == 0
+    out = sample / "sphinx" / "_build" / "html"
+    result = run([sys.executable, "-m", "sphinx", "-W", "-b", "html", str(sample / "sphinx"),
+                  str(out)], cwd=sample, env={"MILES_DOCS_OFFLINE": "1"})
+    assert result.returncode == 0, result.output
+    site = Site(out)
+    assert site.broken() == []
+    quick = site.page("diffusion/getting-started/quick-start.html").text
+    assert "installation.html#requirements" in quick
+    assert "concepts.html#lora-ipc-weight-sync" in quick
+    assert "miles-docs-banner" in quick
+    assert git(repo, "status", "--porcelain") == ""
