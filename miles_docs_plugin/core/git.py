@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -99,3 +100,64 @@ def run_git(args: Sequence[str], *, cwd: Path | None = None, env: Mapping[str, s
                      if ln.strip() and not ln.startswith("warning:")), stderr)
         raise GitError(f"{what} failed: {last}", stderr=stderr)
     return proc
+
+
+SHA_RE = re.compile(r"^[0-9a-f]{40}$")
+
+
+def resolve_ref(fetch_url: str, ref: str, *, display: str) -> str:
+    """The commit that ``ref`` (branch, tag, full ref name or 40-hex commit) names remotely."""
+    if SHA_RE.match(ref):
+        return ref
+    out = run_git(["ls-remote", "--", fetch_url], what=f"listing the refs of {display}",
+                  timeout=120).stdout
+    refs: dict[str, str] = {}
+    for line in out.splitlines():
+        sha, _, name = line.partition("\t")
+        refs[name] = sha
+    for name in (ref, f"refs/heads/{ref}", f"refs/tags/{ref}"):
+        peeled = refs.get(name + "^{}")
+        if peeled or name in refs:
+            return peeled or refs[name]
+    raise GitError(f"{display} has no branch or tag {ref!r}",
+                   hint="set `ref:` to an existing branch or tag, or pass --ref")
+
+
+def history(repo: Path, fetch_url: str, old: str, ref: str, docs_dir: str, *,
+            display: str) -> tuple[str, int, list[tuple[str, str]]]:
+    """Fetch ``ref`` (trees only) into the empty repository ``repo`` and compare it with ``old``.
+
+    Returns (tip commit, commits from ``old`` to the tip, changed docs files as
+    (status letter, path)).
+    """
+    run_git(["init", "--quiet", "--template=", str(repo)], what="git init")
+    run_git(["fetch", "--quiet", "--filter=blob:none", "--no-tags", "--", fetch_url, ref],
+            cwd=repo, what=f"fetching {ref} of {display}")
+    tip = run_git(["rev-parse", "FETCH_HEAD"], cwd=repo, what="reading FETCH_HEAD").stdout.strip()
+    try:
+        run_git(["cat-file", "-e", f"{old}^{{commit}}"], cwd=repo, what="looking up the pin")
+    except GitError:
+        run_git(["fetch", "--quiet", "--filter=blob:none", "--no-tags", "--", fetch_url, old],
+                cwd=repo, what=f"fetching the pin {old[:7]} of {display}")
+    count = int(run_git(["rev-list", "--count", f"{old}..{tip}"], cwd=repo,
+                        what="counting commits").stdout.strip() or 0)
+    diff = run_git(["diff", "--name-status", "--no-renames", old, tip, "--", docs_dir],
+                   cwd=repo, what="comparing trees").stdout
+    changes = [(line[0], line.split("\t", 1)[1]) for line in diff.splitlines() if "\t" in line]
+    return tip, count, changes
+
+
+def numstat(a: Path | None, b: Path | None) -> tuple[int, int]:
+    """Lines added and removed from file ``a`` to file ``b`` (git's own diff)."""
+    left = str(a) if a is not None else os.devnull
+    right = str(b) if b is not None else os.devnull
+    proc = subprocess.run(  # noqa: S603 - an argument list, never a shell
+        [git_executable(), "diff", "--no-index", "--numstat", "--", left, right],
+        capture_output=True, text=True, check=False, env=git_env())
+    if proc.returncode not in (0, 1):
+        return 0, 0
+    for line in proc.stdout.splitlines():
+        added, removed, _ = line.split("\t", 2)
+        if added.isdigit() and removed.isdigit():
+            return int(added), int(removed)
+    return 0, 0

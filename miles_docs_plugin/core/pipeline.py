@@ -133,3 +133,21 @@ def _cache_writable(cache: Cache) -> bool:
     except OSError:
         return False
     return True
+
+
+def fetch_pin(config: Config, source: SourceConfig, commit: str, *, hooks: Hooks | None = None,
+              progress: Callable[[str], None] | None = None) -> Section:
+    """Fetch (or reuse from the cache) one source at ``commit``, without building anything.
+
+    The local override is ignored: this is about pins (``miles-docs update``, ``check``).
+    """
+    import dataclasses
+
+    pinned = dataclasses.replace(source, local=None)
+    hooks = hooks or make_plugin_manager()
+    ctx = BuildContext(config=config, hooks=hooks, cache=Cache.at(config.cache_dir),
+                       engine=Engine())
+    if progress is not None:
+        ctx.progress = progress
+    entry = LockEntry(source.name, source.repo, source.ref, commit)
+    return _fetch(pinned, entry, ctx)

@@ -1,0 +1,158 @@
+"""``miles-docs serve``: preview a Sphinx site, rebuilt incrementally on every edit.
+
+MkDocs has ``mkdocs serve`` (the plugin tells it what to watch). Sphinx has no server of its
+own, so this one builds with ``sphinx-build`` (incrementally: only changed pages are re-read),
+serves the output on 127.0.0.1, watches the host sources, ``miles-docs.yml``, the lock file and
+every local working copy, and rebuilds when one of them changes. Pages reload by themselves: the
+server adds a tiny polling script to the HTML it serves (the files on disk stay as built).
+
+Nothing the build writes is watched (the output folder and the generated section folders are
+left out), so a rebuild never triggers another one.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .core.config import CONFIG_FILE, load_config
+from .core.errors import MilesDocsError
+
+if TYPE_CHECKING:
+    from .cli import Out
+
+MARKER = ".miles-docs-generated"
+RELOAD_PATH = "/__miles_docs__/build"
+RELOAD_SCRIPT = (
+    "<script>(function(){var n=null;setInterval(function(){fetch('" + RELOAD_PATH + "')"
+    ".then(function(r){return r.text()}).then(function(t){if(n!==null&&t!==n)"
+    "location.reload();n=t}).catch(function(){})},700)})();</script>"
+)
+
+
+def _walk(root: Path, skip: set[Path]) -> Iterator[Path]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        dirnames[:] = [d for d in dirnames if not d.startswith((".", "_"))
+                       and here / d not in skip and not (here / d / MARKER).exists()]
+        for name in filenames:
+            if not name.startswith("."):
+                yield here / name
+
+
+class Watcher:
+    """Polls modification times (no extra dependency, works on every file system)."""
+
+    def __init__(self, srcdir: Path, outdir: Path) -> None:
+        self.srcdir = srcdir
+        self.skip = {outdir, srcdir / "_build"}
+        self.extra: list[Path] = []
+        config_file = srcdir / CONFIG_FILE
+        if config_file.exists():
+            try:
+                config = load_config(config_file)
+            except MilesDocsError:
+                config = None
+            if config is not None:
+                self.extra.append(config.lock_file)
+                self.extra += [s.local / s.docs_dir for s in config.sources if s.local]
+
+    def snapshot(self) -> dict[Path, int]:
+        files: dict[Path, int] = {}
+        for root in [self.srcdir, *self.extra]:
+            paths = _walk(root, self.skip) if root.is_dir() else [root]
+            for path in paths:
+                try:
+                    files[path] = path.stat().st_mtime_ns
+                except OSError:
+                    continue
+        return files
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    state: dict[str, int]
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+    def do_GET(self) -> None:
+        if self.path == RELOAD_PATH:
+            body = str(self.state["build"]).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        if path.suffix == ".html" and path.is_file():
+            body = path.read_bytes().replace(b"</body>", RELOAD_SCRIPT.encode() + b"</body>", 1)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
+
+
+def _build(srcdir: Path, outdir: Path, out: Out) -> bool:
+    started = time.monotonic()
+    proc = subprocess.run(  # noqa: S603 - an argument list, never a shell
+        [sys.executable, "-m", "sphinx", "-b", "html", "--keep-going", str(srcdir), str(outdir)],
+        capture_output=True, text=True, check=False)
+    summary = next((line for line in proc.stdout.splitlines()
+                    if line.startswith("updating environment")), "")
+    for line in proc.stderr.splitlines():
+        out.note(line)
+    out.note(f"built in {time.monotonic() - started:.1f}s: {summary or 'no summary'}"
+             + ("" if proc.returncode == 0 else f" (sphinx-build exited {proc.returncode})"))
+    return proc.returncode == 0
+
+
+def serve_sphinx(srcdir: Path, outdir: Path | None, *, host: str, port: int, out: Out,
+                 once: bool = False) -> int:
+    srcdir = srcdir.resolve()
+    if not (srcdir / "conf.py").exists():
+        from .cli import UsageError
+
+        raise UsageError(f"no conf.py in {srcdir} (pass the Sphinx source folder)")
+    outdir = (outdir or srcdir / "_build" / "html").resolve()
+    ok = _build(srcdir, outdir, out)
+    if once:
+        return 0 if ok else 1
+    watcher = Watcher(srcdir, outdir)
+    state = {"build": 1}
+    handler = type("Handler", (_Handler,), {"state": state})
+    server = http.server.ThreadingHTTPServer(
+        (host, port), functools.partial(handler, directory=str(outdir)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    out.note(f"serving {outdir} on http://{host}:{server.server_address[1]}/ (Ctrl-C stops)")
+    before = watcher.snapshot()
+    try:
+        while True:
+            time.sleep(0.5)
+            now = watcher.snapshot()
+            if now != before:
+                changed = sorted(str(p) for p in set(now) ^ set(before)
+                                 | {p for p in now if before.get(p) != now[p]})
+                out.note(f"changed: {', '.join(changed[:3])}"
+                         + (f" and {len(changed) - 3} more" if len(changed) > 3 else ""))
+                _build(srcdir, outdir, out)
+                state["build"] += 1
+                before = watcher.snapshot()
+    finally:
+        server.shutdown()
