@@ -30,6 +30,7 @@ from mkdocs.utils import nest_paths
 
 from . import __version__
 from .core.anchors import PageSlugger
+from .core.blocks import CALLOUTS, Component, code_group_parts, escape_inline
 from .core.config import CONFIG_FILE, Config, load_config, parse_config
 from .core.context import Engine
 from .core.errors import MilesDocsError, Severity
@@ -37,10 +38,6 @@ from .core.model import NavGroup, NavItem, NavLink, NavPage, Page, Section
 from .core.pipeline import BuildResult, build
 
 log = get_plugin_logger("miles-docs")
-
-ADMONITION_KINDS = {"Note": "note", "Warning": "warning", "Tip": "tip", "Info": "info",
-                    "Check": "success", "Danger": "danger", "Caution": "warning"}
-
 
 class MilesDocsPluginConfig(MkConfig):
     config_file = opt.Type(str, default=CONFIG_FILE)
@@ -92,17 +89,56 @@ class MkDocsEngine(Engine):
 
         return make
 
-    def block(self, name: str, attrs: dict[str, str], indent: str, body: list[str],
-              inline: str) -> list[str]:
-        kind = ADMONITION_KINDS.get(name)
+    def block(self, c: Component) -> list[str]:
+        ind = c.indent
+        title = c.title.replace('"', "'")
+        quoted = f' "{title}"' if title else ""
+        kind = CALLOUTS.get(c.name)
         if kind and "admonition" in self.features:
-            title = attrs.get("title")
-            head = f'{indent}!!! {kind}' + (f' "{title}"' if title else "")
-            inner = ([f"{indent}    {inline}"] if inline else [])
-            inner += [f"{indent}    {line[len(indent):] if line.startswith(indent) else line}"
-                      if line.strip() else "" for line in body]
-            return [head, *inner, ""]
-        return super().block(name, attrs, indent, body, inline)
+            kind = {"caution": "warning"}.get(kind, kind)
+            return c.wrap([f"{ind}!!! {kind}{quoted}"], c.indented("    "), [""])
+        if c.name in ("Accordion", "Expandable") and self.features & {"details", "admonition"}:
+            marker = "???" if "details" in self.features else "!!!"
+            return c.wrap([f'{ind}{marker} note "{title or c.name}"'], c.indented("    "), [""])
+        if c.name == "Tab" and "tabbed" in self.features:
+            return c.wrap([f'{ind}=== "{title or "Tab"}"'], c.indented("    "), [""])
+        if c.name == "CodeGroup" and "tabbed" in self.features:
+            lines: list[str] = []
+            for part_title, fence in code_group_parts(c.inner()):
+                if lines and lines[-1] == "":
+                    lines.pop()
+                lines.append(f'{ind}=== "{part_title}"')
+                lines.extend(f"{ind}    {x[len(ind):] if x.startswith(ind) else x}" if x.strip()
+                             else "" for x in fence)
+                lines.append("")
+            return c.wrap([], lines, [""]) if lines else super().block(c)
+        if c.name == "Step":
+            head = f"{ind}{c.index}. **{escape_inline(c.title or f'Step {c.index}')}**"
+            return c.wrap([head], c.indented("    "), [""])
+        return super().block(c)
+
+
+def enable_extensions(config: MkDocsConfig) -> list[str]:
+    """Turn on the extensions injected pages need; return the ones that were off.
+
+    admonition and attr_list ship with Python-Markdown; the pymdownx ones (details, tabbed,
+    superfences: fenced code inside admonitions and tabs) only when pymdown-extensions is
+    installed, as it is with Material.
+    """
+    import importlib.util
+
+    wanted: list[tuple[str, dict[str, Any]]] = [("admonition", {}), ("attr_list", {})]
+    if importlib.util.find_spec("pymdownx") is not None:
+        wanted += [("pymdownx.details", {}), ("pymdownx.superfences", {}),
+                   ("pymdownx.tabbed", {"alternate_style": True})]
+    enabled = []
+    for name, options in wanted:
+        if name not in config.markdown_extensions:
+            config.markdown_extensions.append(name)
+            if options:
+                config.mdx_configs.setdefault(name, options)
+            enabled.append(name)
+    return enabled
 
 
 def _nav_config(items: list[NavItem], section: Section) -> list[Any]:
@@ -161,10 +197,11 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
                 self.core_config = load_config(base / self.config.config_file)
         except MilesDocsError as exc:
             raise PluginError(f"[miles-docs] {exc}") from None
-        if "admonition" not in config.markdown_extensions:
-            config.markdown_extensions.append("admonition")
-            log.info("enabled the 'admonition' Markdown extension (upstream <Note>/<Warning> "
-                     "components render as admonitions)")
+        enabled = enable_extensions(config)
+        if enabled:
+            log.info("enabled the Markdown extension%s %s (upstream components render as "
+                     "admonitions, dropdowns and tabs)", "s" if len(enabled) > 1 else "",
+                     ", ".join(enabled))
         return config
 
     @event_priority(50)  # before plugins that read the file list (e.g. literate-nav, search)

@@ -28,7 +28,6 @@ from __future__ import annotations
 import json
 import os
 import posixpath
-import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +42,7 @@ from sphinx.util import logging
 
 from . import __version__
 from .core.anchors import PageSlugger
+from .core.blocks import CALLOUTS, Component, code_group_parts, escape_inline, fence_length
 from .core.config import CONFIG_FILE, Config, load_config, parse_config
 from .core.context import Engine
 from .core.errors import MilesDocsError, Severity
@@ -55,19 +55,21 @@ MARKER = ".miles-docs-generated"
 #: Repository-file links are written as ``miles-docs-pin:<source>/<blob|tree>/<path>`` and
 #: turned into permalinks at write time, so moving the pin does not change the page sources.
 PIN_SCHEME = "miles-docs-pin"
-ADMONITIONS = {"Note": "note", "Warning": "warning", "Tip": "tip", "Info": "important",
-               "Check": "hint", "Danger": "danger", "Caution": "caution"}
+#: Mintlify callout kind -> docutils admonition
+SPHINX_KINDS = {"info": "important", "success": "hint"}
 
 
 class SphinxEngine(Engine):
     name = "sphinx"
     raw_html_ids = False  # MyST resolves `page.md#id` only against headings and labels
     banner_in_content = False  # added at write time (doctree-resolved): sources stay pin-free
+    heading_attrs = False
 
     def __init__(self, app: Sphinx, host_pages: set[str]) -> None:
         super().__init__(host_pages)
         self.app = app
-        self.features = frozenset({"myst"})
+        self.features = frozenset({"myst"} | ({"design"} if "sphinx_design" in
+                                               app.config.extensions else set()))
         from myst_parser.slugs import SLUG_PRESETS, github_slugify
 
         func = getattr(app.config, "myst_heading_slug_func", None)
@@ -102,24 +104,41 @@ class SphinxEngine(Engine):
 
         return make
 
-    def block(self, name: str, attrs: dict[str, str], indent: str, body: list[str],
-              inline: str) -> list[str]:
-        kind = ADMONITIONS.get(name)
-        if kind is None:
-            return super().block(name, attrs, indent, body, inline)
-        runs = [len(m.group(0)) for line in body for m in [re.match(r"\s*(`{3,}|~{3,})", line)]
-                if m]
-        fence = "`" * max(3, max(runs, default=0) + 1)
-        title = attrs.get("title")
-        head = (f"{indent}{fence}{{admonition}} {title}" if title else f"{indent}{fence}{{{kind}}}")
-        lines = [head]
-        if title:
-            lines.append(f"{indent}:class: {kind}")
-        if inline:
-            lines.append(indent + inline)
-        lines.extend(body)
-        lines.append(f"{indent}{fence}")
-        return lines
+    def block(self, c: Component) -> list[str]:
+        ind = c.indent
+        design = "design" in self.features
+        inner = c.inner()
+        fence = ind + "`" * fence_length(inner)
+        title = " ".join(c.title.split())
+        kind = CALLOUTS.get(c.name)
+        if kind:
+            kind = SPHINX_KINDS.get(kind, kind)
+            if title:
+                return c.wrap([f"{fence}{{admonition}} {title}", f"{ind}:class: {kind}"], inner,
+                              [fence])
+            return c.wrap([f"{fence}{{{kind}}}"], inner, [fence])
+        if c.name in ("Accordion", "Expandable"):
+            if design:
+                return c.wrap([f"{fence}{{dropdown}} {title or c.name}"], inner, [fence])
+            return c.wrap([f"{fence}{{admonition}} {title or c.name}", f"{ind}:class: note"],
+                          inner, [fence])
+        if design and c.name == "Tabs":
+            return c.wrap([f"{fence}{{tab-set}}"], inner, [fence])
+        if design and c.name == "Tab":
+            return c.wrap([f"{fence}{{tab-item}} {title or 'Tab'}"], inner, [fence])
+        if design and c.name == "CodeGroup":
+            parts = code_group_parts(inner)
+            if parts:
+                item = ind + "`" * fence_length([line for _, p in parts for line in p])
+                outer = ind + "`" * (len(item.strip()) + 1)
+                lines = [f"{outer}{{tab-set}}"]
+                for part_title, code in parts:
+                    lines += [f"{item}{{tab-item}} {part_title}", *code, item]
+                return c.wrap(lines, [], [outer])
+        if c.name == "Step":
+            head = f"{ind}{c.index}. **{escape_inline(title or f'Step {c.index}')}**"
+            return c.wrap([head], c.indented("   "), [""])
+        return super().block(c)
 
 
 # -- generated folder ----------------------------------------------------------------------
@@ -197,17 +216,28 @@ def _docname(section: Section, path: str) -> str:
 
 
 def _entries(items: list[NavItem], section: Section, base: str) -> list[str]:
-    """Toctree lines for ``items`` (nested groups are flattened into their parent's list)."""
+    """Toctree lines for ``items`` (nested groups are flattened into their parent's list).
+
+    Entries carry the nav title (``sidebarTitle``, the nav config, or the front matter
+    title), as MkDocs' nav does; Sphinx would otherwise show the first heading.
+    """
     out: list[str] = []
     for item in items:
         if isinstance(item, NavPage):
             rel = posixpath.relpath(_docname(section, item.path), base)
-            out.append(f"{item.title} <{rel}>" if item.title else rel)
+            page = section.pages.get(item.path)
+            title = item.title or (page.title if page else None)
+            out.append(f"{_toctree_title(title)} <{rel}>" if title else rel)
         elif isinstance(item, NavLink):
             out.append(f"{item.title} <{item.url}>")
         elif isinstance(item, NavGroup):
             out.extend(_entries(item.children, section, base))
     return out
+
+
+def _toctree_title(title: str) -> str:
+    # a toctree entry is "Title <target>": keep its own angle brackets from being read as one
+    return " ".join(title.replace("<", "\\<").split())
 
 
 def toctrees(section: Section, index_doc: str) -> str:
@@ -420,6 +450,11 @@ def on_html_page_context(app: Sphinx, pagename: str, templatename: str,
         tag = ('<meta name="description" content="'
                + info.description.replace("&", "&amp;").replace('"', "&quot;") + '" />\n')
         context["metatags"] = context.get("metatags", "") + tag
+    view = _current_blob_url(app, prov)
+    if view:
+        # furo's "view this page" would point into the host repository, where the generated
+        # page is not committed: point it at the upstream file at the pin instead
+        context["theme_source_view_link"] = view.replace("{", "{{").replace("}", "}}")
     edit = prov.get("edit_url")
     if edit:
         # furo / basic-ng: a per-page edit link template ({filename} is the only field)
@@ -428,6 +463,15 @@ def on_html_page_context(app: Sphinx, pagename: str, templatename: str,
         context["miles_docs_edit_url"] = edit
         context["edit_page_url_template"] = "{{ miles_docs_edit_url }}{# file_name #}"
         context["edit_page_provider_name"] = "GitLab" if "/-/" in edit else "GitHub"
+
+
+def _current_blob_url(app: Sphinx, prov: dict[str, Any]) -> str | None:
+    from .core.urls import web_link
+
+    web, commit = _state(app).permalinks.get(prov.get("source_name", ""), (None, ""))
+    if not web or not prov.get("source_path"):
+        return None
+    return web_link(web, "blob", commit, prov["source_path"])
 
 
 def on_env_get_updated(app: Sphinx, env: Any) -> list[str]:

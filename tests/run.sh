@@ -9,6 +9,8 @@ python=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$python" -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[dev]"
 
+bash tests/setup_browser.sh   # Chromium (system package) + Playwright for the browser tests
+
 .venv/bin/ruff check .
 .venv/bin/mypy
 # pytest exits 5 when it collects no tests: with `set -e` that fails the run, as it should.

@@ -24,17 +24,13 @@ from typing import TYPE_CHECKING
 from markdown_it import MarkdownIt
 
 from .. import hookimpl
+from ..core.blocks import KNOWN, Component
 from ..core.errors import Severity
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext
     from ..core.model import Page
 
-CALLOUTS = {"Note": "note", "Warning": "warning", "Tip": "tip", "Info": "info",
-            "Check": "success", "Danger": "danger", "Caution": "caution"}
-CONTAINERS = {"Steps", "Step", "Tabs", "Tab", "CodeGroup", "Accordion", "AccordionGroup",
-              "Card", "CardGroup", "Columns", "Frame", "Expandable", "Update"}
-KNOWN = set(CALLOUTS) | CONTAINERS
 
 OPEN_RE = re.compile(r"^(?P<indent>[ \t]*)<(?P<name>[A-Z][A-Za-z0-9]*)(?P<attrs>(?:\s+[^>]*?)?)"
                      r"\s*(?P<self>/?)>[ \t]*(?P<rest>.*?)[ \t]*$")
@@ -64,6 +60,8 @@ def parse_attrs(raw: str) -> dict[str, str]:
 
 _BLOCK_PARSER: MarkdownIt | None = None
 H1_CANDIDATE_RE = re.compile(r"(?m)^ {0,3}(?:#(?:[ \t]|$)|=+[ \t]*$)")
+HEADING_ATTR_RE = re.compile(
+    r"^( {0,3}#{1,6}[ \t].*?)[ \t]*\{[ \t]*#([A-Za-z][\w:.-]*)[^}]*\}[ \t]*$")
 MERMAID_RE = re.compile(r"(?m)^[ \t>]*(?:`{3,}|~{3,})[ \t]*mermaid\b")
 
 
@@ -143,20 +141,29 @@ def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tup
 
 
 def render(lines: list[str], blocks: list[Block], ctx: BuildContext, page: Page,
-           unknown: list[Block]) -> None:
-    """Rewrite ``lines`` in place, innermost components first."""
+           unknown: list[Block], parent: str | None = None) -> None:
+    """Rewrite ``lines`` in place, innermost components first (bottom-up, so the line
+    numbers of blocks not yet rendered stay valid)."""
+    counts: dict[str, int] = {}
+    numbered = []
     for block in blocks:
-        render(lines, block.children, ctx, page, unknown)
+        counts[block.name] = counts.get(block.name, 0) + 1
+        numbered.append((block, counts[block.name]))
+    for block, index in reversed(numbered):
+        before = len(lines)
+        render(lines, block.children, ctx, page, unknown, block.name)
+        end = block.end + len(lines) - before  # children may have grown
         if block.name not in KNOWN:
             unknown.append(block)
             continue
-        body = lines[block.start + 1:block.end] if block.end > block.start else []
-        new = ctx.engine.block(block.name, block.attrs, block.indent, body, block.inline)
-        lines[block.start:block.end + 1] = _fit(new, block.end - block.start + 1)
+        body = lines[block.start + 1:end] if end > block.start else []
+        component = Component(block.name, block.attrs, block.indent, body, block.inline, index,
+                              parent)
+        lines[block.start:end + 1] = _fit(ctx.engine.block(component), end - block.start + 1)
 
 
 def _fit(new: list[str], span: int) -> list[str]:
-    """Keep the line count: pad with empty lines, or join the surplus into the last line."""
+    """Keep the line count where the new form is shorter (pad with empty lines)."""
     if len(new) < span:
         return new + [""] * (span - len(new))
     return new
@@ -168,10 +175,12 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
     has_components = HAS_COMPONENT_RE.search(body) is not None
     has_mermaid = MERMAID_RE.search(body) is not None
     needs_title = bool(page.title) and "title" in page.meta
-    if not (has_components or has_mermaid or needs_title):
+    strip_ids = not ctx.engine.heading_attrs and "{#" in body
+    if not (has_components or has_mermaid or needs_title or strip_ids):
         return
     structure = (block_structure(body)
-                 if has_components or has_mermaid or H1_CANDIDATE_RE.search(body) else Blocks())
+                 if has_components or has_mermaid or strip_ids or H1_CANDIDATE_RE.search(body)
+                 else Blocks())
     newline = "\r\n" if "\r\n" in body else "\n"
     lines = body.split(newline)
     section = ctx.sections[page.source]
@@ -183,6 +192,19 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
             if new != info:
                 lines[line_no] = lines[line_no].replace(info.strip(), new, 1)
                 changed = True
+
+    if strip_ids:
+        removed: dict[int, str] = {}
+        for i, text in enumerate(lines):
+            m = HEADING_ATTR_RE.match(text) if i not in structure.code else None
+            if m:
+                lines[i] = m.group(1)
+                removed[i] = m.group(2)
+                changed = True
+        # the line a scan reports for body line i (a title heading inserted below shifts the
+        # body and line_delta alike, so this stays right)
+        base = page.body_line - page.line_delta + 1
+        page.extra["heading_ids"] = {base + i: v for i, v in removed.items()}
 
     if has_components:
         blocks, problems = find_blocks(lines, structure.code)

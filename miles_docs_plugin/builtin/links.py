@@ -11,7 +11,7 @@ upstream link                                  target
 ``../assets/x.png`` (also ``<img src>``)       :class:`AssetTarget`
 ``../../scripts/run.py`` (outside docs_dir)    :class:`RepoFileTarget` (permalink at the pin)
 one of ``host_urls`` + path/anchor             :class:`HostTarget`
-another source's ``web_url`` blob/tree link    :class:`PageTarget` in that section
+a source's ``site_url`` or ``web_url`` link    :class:`PageTarget` in that section
 ``https://…``, ``mailto:``                     :class:`ExternalTarget`
 ``javascript:``, ``file:``, escapes, missing   :class:`UnresolvedTarget`
 =============================================  ==========================================
@@ -136,7 +136,14 @@ def _host_target(url: str, ctx: BuildContext) -> Target | None:
 
 
 def _other_source(url: str, ctx: BuildContext) -> Target | None:
-    """A link into another configured source (its repo web pages or its docs)."""
+    """A link into a configured source: its published site, or its repository's web pages."""
+    for section in ctx.sections.values():
+        site = section.source.site_url
+        if site and (url == site or url.startswith((site + "/", site + "#"))):
+            path, _query, anchor = _split(url[len(site):])
+            hit = _resolve_in_docs(section, path.strip("/"), anchor, ctx)
+            if isinstance(hit, PageTarget):
+                return hit
     for section in ctx.sections.values():
         web = section.source.web_url
         if not web:

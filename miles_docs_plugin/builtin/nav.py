@@ -87,7 +87,13 @@ def _page_or_link(title: str | None, value: str, section: Section, ctx: BuildCon
             section.source.name, where, None, "nav",
             f"nav lists {value!r}, which is not a page of {section.source.docs_dir}/"))
         return NavLink(title or value, value)
-    return NavPage(page, title)
+    return NavPage(page, title or _sidebar_title(section, page))
+
+
+def _sidebar_title(section: Section, path: str) -> str | None:
+    """Mintlify's ``sidebarTitle`` front matter names a page in the nav."""
+    sidebar = section.pages[path].meta.get("sidebarTitle")
+    return sidebar.strip() if isinstance(sidebar, str) and sidebar.strip() else None
 
 
 @hookimpl(trylast=True)
@@ -96,9 +102,7 @@ def mdp_build_nav(section: Section, ctx: BuildContext) -> list[NavItem] | None:
     if config is None:
         items = auto_nav(list(section.pages))
         for item in nav_pages(items):
-            sidebar = section.pages[item.path].meta.get("sidebarTitle")
-            if isinstance(sidebar, str) and sidebar.strip():
-                item.title = sidebar.strip()
+            item.title = _sidebar_title(section, item.path)
         return items
     where = f"{ctx.config.config_file or 'config'}: sources.{section.source.name}.nav"
     try:

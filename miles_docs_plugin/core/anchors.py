@@ -65,13 +65,16 @@ class AnchorMap:
 
     @classmethod
     def build(cls, headings: Iterable[Heading], ids: Iterable[HtmlId], slugger: PageSlugger,
-              *, raw_html_ids: bool = True, synthetic: Iterable[int] = ()) -> AnchorMap:
+              *, raw_html_ids: bool = True, synthetic: Iterable[int] = (),
+              heading_ids: dict[int, str] | None = None) -> AnchorMap:
         """Map a page's anchors.
 
         ``raw_html_ids``: the engine can link to ids of raw HTML (MkDocs can; MyST cannot, so
         an ``<a id>`` right before a heading becomes an alias of that heading's id).
         ``synthetic``: lines of headings that upstream authors never saw (a title heading
         added from front matter); they take no part in GitHub's numbering of duplicates.
+        ``heading_ids``: ``{#id}`` attributes removed from heading lines (by line) because the
+        engine cannot emit them; links to them go to the heading's own id instead.
         """
         amap = cls()
         seen_github: dict[str, int] = {}
@@ -89,6 +92,9 @@ class AnchorMap:
             if not emitted:
                 continue
             by_line[heading.line] = emitted
+            removed = (heading_ids or {}).get(heading.line)
+            if removed:
+                amap.aliases.setdefault(removed, emitted)
             amap.emitted.add(emitted)
             amap.aliases.setdefault(upstream, emitted)
             amap.aliases.setdefault(upstream.lower(), emitted)

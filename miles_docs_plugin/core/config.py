@@ -92,6 +92,10 @@ SOURCE_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("web_url", "string", "derived from `repo`",
               "Public web address of the repository, for permalinks, edit links and banners. "
               "Derived from GitHub/GitLab `repo` URLs.", check=_is_opt_str),
+    FieldSpec("site_url", "string", None,
+              "Public address of this source's own docs site (e.g. its Mintlify site); links to "
+              "it, from any source, become internal links into this section.",
+              check=_is_opt_str),
     FieldSpec("edit_uri", "string", "edit/<ref>/<docs_dir>/",
               "Path below `web_url` that edit links use; an empty string disables edit links.",
               check=lambda v: v is None or isinstance(v, str)),
@@ -140,6 +144,7 @@ class SourceConfig:
     title: str
     nav: list[Any] | None
     web_url: str | None
+    site_url: str | None
     edit_uri: str | None
     local: Path | None
     banner: bool | str
@@ -258,6 +263,7 @@ def _parse_source(raw: Any, index: int, config_file: Path | None, base_dir: Path
         title=raw.get("title") or _default_title(name),
         nav=raw.get("nav"),
         web_url=(raw.get("web_url") or url.web_url or None),
+        site_url=(raw.get("site_url") or "").rstrip("/") or None,
         edit_uri=raw.get("edit_uri"),
         local=local,
         banner=banner,

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .anchors import AnchorMap, PageSlugger, github_slug, github_unique
+from .blocks import Component, fallback
 from .errors import Diagnostic, Severity
 
 if TYPE_CHECKING:
@@ -39,6 +40,9 @@ class Engine:
     #: sets this to False and adds ``page.extra["banner_html"]`` at write time instead, so that
     #: moving the pin does not change (and force a re-read of) every page source.
     banner_in_content = True
+    #: ``## Heading {#id}`` gives the heading that id (MkDocs' attr_list does; MyST does not,
+    #: so those attributes are removed and links to them go to the heading's slug).
+    heading_attrs = True
 
     def __init__(self, host_pages: set[str] | None = None) -> None:
         #: Docs paths of the host's own pages (``index.md``), when known.
@@ -58,26 +62,13 @@ class Engine:
 
     # -- components ---------------------------------------------------------------------------
 
-    def block(self, name: str, attrs: dict[str, str], indent: str, body: list[str],
-              inline: str) -> list[str]:
-        """Write a component in the engine's syntax; the first and last lines replace the tags.
+    def block(self, component: Component) -> list[str]:
+        """Write a component in the engine's own syntax (see :mod:`.blocks`).
 
-        ``body`` holds the lines between the tags (as written, with ``indent``); ``inline`` is
-        content that stood on the opening line. Return the replacement lines, ideally
-        ``len(body) + 2`` of them. This default writes plain Markdown that every engine reads.
+        The returned lines replace the component's lines, tags included; return as many as it
+        had where you can. This default writes plain Markdown that every engine reads.
         """
-        title = attrs.get("title", "")
-        label = CALLOUT_TITLES.get(name)
-        if label is not None:
-            head = f"{indent}> **{title or label}**" + (f" {inline}" if inline else "")
-            return [head, *[_quote(indent, line) for line in body], ""]
-        opening: list[str] = []
-        if title:
-            href = attrs.get("href")
-            opening = [f"{indent}**[{title}]({href})**" if href else f"{indent}**{title}**"]
-        if inline:
-            opening.append(indent + inline)
-        return [*(opening or [""]), *body, ""]
+        return fallback(component)
 
     def repo_link(self, source: str, kind: str, path: str, url: str) -> str:
         """The destination written for a repository file link (``url`` is the permalink).
@@ -99,15 +90,6 @@ class Engine:
         if to_url.endswith("/") and not rel.endswith("/"):
             rel += "/"
         return rel
-
-
-CALLOUT_TITLES = {"Note": "Note", "Warning": "Warning", "Tip": "Tip", "Info": "Info",
-                  "Check": "Check", "Danger": "Danger", "Caution": "Caution"}
-
-
-def _quote(indent: str, line: str) -> str:
-    inner = line[len(indent):] if line.startswith(indent) else line.lstrip()
-    return f"{indent}> {inner}".rstrip() if inner.strip() else f"{indent}>"
 
 
 @dataclass
@@ -137,7 +119,8 @@ class BuildContext:
             scan = self.scan(page)
             synthetic = page.extra.get("synthetic_headings", ())
             amap = AnchorMap.build(scan.headings, scan.ids, self.engine.page_slugger(),
-                                   raw_html_ids=self.engine.raw_html_ids, synthetic=synthetic)
+                                   raw_html_ids=self.engine.raw_html_ids, synthetic=synthetic,
+                                   heading_ids=page.extra.get("heading_ids"))
             self._anchors[key] = amap
         return amap
 

@@ -1,0 +1,141 @@
+"""Components as data, and the plain-Markdown form every engine can read.
+
+The components plugin finds Mintlify components in a page and hands each one, innermost first,
+to :meth:`Engine.block <miles_docs_plugin.core.context.Engine.block>` as a :class:`Component`.
+Adapters write the native construct of their engine (admonitions, tabs, dropdowns, MyST
+directives) and fall back to :func:`fallback` for everything else. The returned lines replace
+the component's lines; keeping their number equal keeps upstream line numbers right.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: Mintlify callouts and the admonition kind each one becomes.
+CALLOUTS = {"Note": "note", "Warning": "warning", "Tip": "tip", "Info": "info",
+            "Check": "success", "Danger": "danger", "Caution": "caution"}
+#: Components that only group others (their tags disappear, their content stays).
+WRAPPERS = {"AccordionGroup", "CardGroup", "Columns", "Steps", "Tabs", "Frame"}
+CONTAINERS = {"Step", "Tab", "CodeGroup", "Accordion", "Expandable", "Card", "Update"}
+KNOWN = set(CALLOUTS) | WRAPPERS | CONTAINERS
+
+FENCE_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+
+
+@dataclass
+class Component:
+    name: str
+    attrs: dict[str, str]
+    indent: str  #: indentation of the opening tag
+    body: list[str]  #: the lines between the tags, as written
+    inline: str = ""  #: content on the opening line (``<Note>text</Note>``)
+    index: int = 1  #: 1-based position among siblings of the same name (numbers Steps)
+    parent: str | None = None
+
+    @property
+    def title(self) -> str:
+        return self.attrs.get("title", "").strip()
+
+    def inner(self) -> list[str]:
+        """The content lines (``inline`` first), relative to ``indent``."""
+        lines = [self.indent + self.inline] if self.inline else []
+        return lines + self.body
+
+    def indented(self, by: str) -> list[str]:
+        """Content indented one level deeper (blank lines stay blank)."""
+        out = []
+        for line in self.inner():
+            if not line.strip():
+                out.append("")
+            elif line.startswith(self.indent):
+                out.append(self.indent + by + line[len(self.indent):])
+            else:
+                out.append(self.indent + by + line.lstrip())
+        return out
+
+    def wrap(self, head: list[str], body: list[str], tail: list[str]) -> list[str]:
+        """``head`` + ``body`` + ``tail``, using the tag lines for head and tail where possible.
+
+        The opening line carried ``inline`` content, which ``body`` already includes, so a
+        one-line head keeps the line count; extra head lines are added.
+        """
+        lines = [*head, *body, *tail]
+        expected = len(self.body) + 2
+        while len(lines) < expected:
+            lines.append("")
+        return lines
+
+
+def escape_inline(text: str) -> str:
+    """Text that Markdown shows literally."""
+    return re.sub(r"([\\`*_\[\]<>#|])", r"\\\1", " ".join(text.split()))
+
+
+def fence_length(lines: list[str]) -> int:
+    """A backtick fence longer than any fence inside ``lines``."""
+    longest = 0
+    for line in lines:
+        m = FENCE_RE.match(line)
+        if m and m.group("fence")[0] == "`":
+            longest = max(longest, len(m.group("fence")))
+    return max(3, longest + 1)
+
+
+def code_group_parts(body: list[str]) -> list[tuple[str, list[str]]]:
+    """Split a ``<CodeGroup>`` body into (title, fenced block lines).
+
+    Mintlify titles a code block with the word after its language (```` ```bash npm ````);
+    without one the language is the title.
+    """
+    parts: list[tuple[str, list[str]]] = []
+    i = 0
+    while i < len(body):
+        m = FENCE_RE.match(body[i])
+        if not m:
+            i += 1
+            continue
+        fence, info = m.group("fence"), m.group("info").strip()
+        words = info.split()
+        title = " ".join(words[1:]) if len(words) > 1 else (words[0] if words else "Code")
+        title = re.sub(r"^(?:title|filename)=[\"']?|[\"']$", "", title)
+        j = i + 1
+        while j < len(body):
+            close = FENCE_RE.match(body[j])
+            if close and close.group("fence").startswith(fence[0] * len(fence)) and \
+                    not close.group("info").strip():
+                break
+            j += 1
+        parts.append((title, body[i:j + 1]))
+        i = j + 1
+    return parts
+
+
+def fallback(c: Component) -> list[str]:
+    """Plain Markdown for any component: readable everywhere, links kept as links."""
+    ind = c.indent
+    kind = CALLOUTS.get(c.name)
+    if kind is not None:
+        label = c.title or c.name
+        head = f"{ind}> **{escape_inline(label)}**"
+        quoted = [f"{ind}> {line[len(ind):] if line.startswith(ind) else line.lstrip()}".rstrip()
+                  if line.strip() else f"{ind}>" for line in c.inner()]
+        return c.wrap([head], quoted, [""])
+    if c.name in WRAPPERS:
+        caption = c.attrs.get("caption")
+        tail = [f"{ind}*{escape_inline(caption)}*"] if caption else [""]
+        return c.wrap([""], c.inner(), tail)
+    if c.name == "Step":
+        title = f"{c.index}. {c.title}" if c.title else f"Step {c.index}"
+        return c.wrap([f"{ind}**{escape_inline(title)}**"], c.inner(), [""])
+    if c.name == "CodeGroup":
+        return c.wrap([""], c.inner(), [""])
+    title = c.title or c.attrs.get("label", "")
+    href = c.attrs.get("href")
+    if href and title:
+        head = f"{ind}**[{escape_inline(title)}]({href})**"
+    elif title:
+        head = f"{ind}**{escape_inline(title)}**"
+    else:
+        head = ""
+    return c.wrap([head], c.inner(), [""])
