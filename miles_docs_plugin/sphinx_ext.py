@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -235,6 +236,15 @@ def _entries(items: list[NavItem], section: Section, base: str) -> list[str]:
     return out
 
 
+def _with_toctree(content: str, body_start: int, toctree: str) -> str:
+    """Put the (hidden) toctree right after the page title, outside every subsection:
+    Sphinx nests a toctree's pages under the section that holds it."""
+    body = content[body_start:]
+    m = re.match(r"(?:[ \t]*\n)*[ \t]{0,3}#[ \t][^\n]*\n", body)
+    at = body_start + (m.end() if m else 0)
+    return f"{content[:at]}\n{toctree}\n{content[at:]}"
+
+
 def _toctree_title(title: str) -> str:
     # a toctree entry is "Title <target>": keep its own angle brackets from being read as one
     return " ".join(title.replace("<", "\\<").split())
@@ -350,7 +360,7 @@ def on_builder_inited(app: Sphinx) -> None:
             content = page.content
             docname = _docname(section, page.path)
             if docname == index_doc:
-                content = content.rstrip("\n") + "\n\n" + toctrees(section, docname)
+                content = _with_toctree(content, page.body_start, toctrees(section, docname))
             files[page.dest] = content.encode("utf-8")
             description = page.meta.get("description")
             state.pages[docname] = PageInfo(page.title, page.extra.get("provenance") or {},
@@ -439,6 +449,7 @@ def on_html_page_context(app: Sphinx, pagename: str, templatename: str,
                          context: dict[str, Any], doctree: Any) -> None:
     info = _state(app).pages.get(pagename)
     if info is None:
+        context.setdefault("miles_docs", None)  # templates can test it on every page
         return
     prov = info.provenance
     context["miles_docs"] = prov

@@ -16,7 +16,15 @@ ENGINES = ("mkdocs", "sphinx")
 
 MKDOCS_THEME = """<!doctype html>
 <html><head><meta charset="utf-8"><title>{{ page.title }} - {{ config.site_name }}</title>
-</head><body><main>
+{%- if page.meta.description %}
+<meta name="description" content="{{ page.meta.description }}">{% endif %}
+<meta name="mdp-source" content="{{ page.meta.source_repo }} {{ page.meta.source_path }} \
+{{ page.meta.source_commit }}">
+</head><body>
+<nav>{% for item in nav recursive %}<span class="nav">{{ item.title }}</span>\
+{% if item.children %}{{ loop(item.children) }}{% endif %}{% endfor %}</nav>
+{% if page.edit_url %}<a class="edit" href="{{ page.edit_url }}">edit</a>{% endif %}
+<main>
 {{ page.content }}
 </main><!-- end-content --></body></html>
 """
@@ -30,10 +38,10 @@ class Host:
     config: Path  #: folder of miles-docs.yml
     out: Path
 
-    def build(self, *extra: str, env: dict[str, str] | None = None) -> Run:
+    def build(self, *extra: str, env: dict[str, str] | None = None, strict: bool = True) -> Run:
         if self.engine == "mkdocs":
-            return mkdocs_build(self.root, *extra, env=env)
-        return sphinx_build(self.docs, self.out, *extra, env=env)
+            return mkdocs_build(self.root, *extra, env=env, strict=strict)
+        return sphinx_build(self.docs, self.out, *extra, env=env, strict=strict)
 
     def site(self) -> Site:
         return Site(self.out)
@@ -57,7 +65,7 @@ class Host:
 
 def make_host(engine: str, path: Path, repo: str, commit: str, *, config: str = "",
               conf_extra: str = "", mkdocs_extra: str = "", minimal_theme: bool = True,
-              name: str = "diffusion") -> Host:
+              name: str = "diffusion", host_pages: dict[str, str] | None = None) -> Host:
     """A host site (committed to git) pinned to ``commit`` of ``repo``."""
     path.mkdir(parents=True, exist_ok=True)
     if not (path / ".git").exists():
@@ -101,6 +109,10 @@ exclude_patterns = ["_build"]
         write(docs / "index.md", "# Host home\n\n## Team\n\nWelcome.\n\n```{toctree}\n```\n")
         cfg_dir = docs
         out = path / "_build" / "html"
+    for rel, text in (host_pages or {}).items():
+        if engine == "sphinx" and rel != "index.md":
+            text = "---\norphan: true\n---\n" + text  # not in a toctree, on purpose
+        write(docs / rel, text)
     write(cfg_dir / "miles-docs.yml", config)
     write(cfg_dir / "miles-docs.lock", lock_text({name: (repo, commit)}))
     write(path / ".gitignore", "site/\n_build/\n")

@@ -86,15 +86,17 @@ def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None,
 
 def mkdocs_build(site: Path, *extra: str, env: dict[str, str] | None = None,
                  strict: bool = True) -> Run:
-    args = [sys.executable, "-m", "mkdocs", "build", "-q" if False else "--clean"]
+    args = [sys.executable, "-m", "mkdocs", "build", "--clean"]
     if strict:
         args.append("--strict")
     return run([*args, *extra], cwd=site, env=env)
 
 
-def sphinx_build(src: Path, out: Path, *extra: str, env: dict[str, str] | None = None) -> Run:
-    return run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html", *extra,
-                str(src), str(out)], cwd=src, env=env)
+def sphinx_build(src: Path, out: Path, *extra: str, env: dict[str, str] | None = None,
+                 strict: bool = True) -> Run:
+    flags = ["-W", "--keep-going"] if strict else []
+    return run([sys.executable, "-m", "sphinx", *flags, "-b", "html", *extra, str(src),
+                str(out)], cwd=src, env=env)
 
 
 class _Parser(HTMLParser):

@@ -5,10 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 from support import lock_text, make_repo, write
 
-from miles_docs_plugin.core.config import load_config
+from miles_docs_plugin import hookimpl
+from miles_docs_plugin.core.config import load_config, parse_config
 from miles_docs_plugin.core.context import Engine
+from miles_docs_plugin.core.markdown import scan
+from miles_docs_plugin.core.model import ExternalTarget, UnresolvedTarget
 from miles_docs_plugin.core.pipeline import BuildResult, build
 
 PAGES = {
@@ -127,3 +133,79 @@ def test_unresolved_links_are_diagnostics_with_upstream_lines(result: BuildResul
 def test_anchor_mapping_in_the_same_page(result: BuildResult) -> None:
     assert "[same page](#lora--ipc-weight-sync)" in content(result, "guide/setup.md")
     assert "[home](../index.md)" in content(result, "guide/setup.md")
+
+
+# -- property: every link outside code is classified, and reported when unresolved ----------
+
+DESTS = st.sampled_from([
+    "a.md", "a.md#sec", "a.md#missing", "sub/b.md", "sub/", "missing.md", "#top", "#nope",
+    "img.png", "../README.md", "../../escape.md", "https://example.org/x", "mailto:x@y.z",
+    "/a", "javascript:alert(1)", "<a.md>", "a.md \"t\"",
+])
+FRAGMENT = st.one_of(
+    st.builds(lambda d: f"[t]({d})", DESTS),
+    st.builds(lambda d: f"![i]({d})", DESTS),
+    st.builds(lambda d: f"`[c]({d})`", DESTS),
+    st.sampled_from(["word", "*em*", "[", "]", "(", ")", "`", "<br>", "\\[x]"]),
+)
+LINE = st.lists(FRAGMENT, min_size=1, max_size=6).map(" ".join)
+BLOCK = st.one_of(LINE, LINE.map(lambda s: "- " + s), LINE.map(lambda s: "> " + s),
+                  LINE.map(lambda s: "```\n" + s + "\n```"), LINE.map(lambda s: "    " + s),
+                  LINE.map(lambda s: "## " + s))
+PAGE = st.lists(BLOCK, min_size=1, max_size=6).map(lambda b: "# Top\n\n" + "\n\n".join(b) + "\n")
+
+
+def code_of(text: str) -> list[str]:
+    md = MarkdownIt("commonmark", {"html": True})
+    out: list[str] = []
+
+    def walk(tokens: list) -> None:  # type: ignore[type-arg]
+        for tok in tokens:
+            if tok.type in ("code_inline", "fence", "code_block"):
+                out.append(tok.content)
+            if tok.children:
+                walk(tok.children)
+
+    walk(md.parse(text))
+    return out
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.seen: list[tuple[int, str, object]] = []
+
+    @hookimpl(wrapper=True)
+    def mdp_resolve_link(self, link: object, page: object, ctx: object) -> object:
+        target = yield
+        self.seen.append((getattr(link, "line", 0), getattr(link, "dest", ""), target))
+        return target
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(PAGE)
+def test_every_link_is_rewritten_external_or_reported(tmp_path: Path, text: str) -> None:
+    wc = tmp_path / "wc"
+    write(wc / "README.md", "# r\n")
+    write(wc / "docs" / "a.md", "# A\n\n## Sec\n")
+    write(wc / "docs" / "sub" / "b.md", "# B\n")
+    (wc / "docs" / "img.png").write_bytes(b"\x89PNG")
+    (wc / "docs" / "index.md").write_text(text)
+    config = parse_config({"sources": [{"name": "s", "repo": "https://github.com/o/r.git",
+                                        "local": str(wc)}]}, base_dir=tmp_path, env={})
+    recorder = Recorder()
+    result = build(config, Engine(), plugins=[recorder], use_scan_cache=False)
+    out = result.sections["s"].pages["index.md"].content
+    # code never changes
+    assert code_of(out) == code_of(text)
+    # every link outside code was classified; unresolved ones were reported on their line
+    links = [link for link in scan(text).links if link.dest.strip()]
+    assert len(recorder.seen) == len(links)
+    reported = {d.line for d in result.diagnostics}
+    for (line, dest, target), link in zip(recorder.seen, links, strict=True):
+        assert dest == link.dest
+        assert target is not None
+        if isinstance(target, UnresolvedTarget):
+            assert line in reported, (dest, line)
+        if isinstance(target, ExternalTarget):
+            assert f"({dest})" in out or f"<{dest}>" in out

@@ -14,6 +14,18 @@ from hosts import ENGINES, Host, content_links, make_host
 from support import CORPUS, V1, V2, git
 
 VERSIONS = {"v1": V1, "v2": V2}
+# The Miles host: upstream links to miles.radixark.com/docs become links to these pages.
+HOST_CONFIG = """
+host_urls: [https://miles.radixark.com/docs]
+sources:
+  - name: diffusion
+    repo: {repo}
+    web_url: https://github.com/radixark/miles_diffusion
+"""
+HOST_PAGES = {
+    "index.md": "# Miles\n\n## Supported models\n\nThe model list.\n\n```{toctree}\n```\n",
+    "user-guide/customization.md": "# Customization\n\nHost page.\n",
+}
 
 
 def corpus_docs(version: str) -> Path:
@@ -49,7 +61,8 @@ def built(corpus_repo: Path, tmp_path_factory: pytest.TempPathFactory,
         for version, commit in VERSIONS.items():
             for engine in ENGINES:
                 host = make_host(engine, tmp_path_factory.mktemp(f"{engine}-{version}"),
-                                 corpus_repo.as_uri(), commit)
+                                 corpus_repo.as_uri(), commit, config=HOST_CONFIG.format(
+                                     repo=corpus_repo.as_uri()), host_pages=HOST_PAGES)
                 result = host.build()
                 assert result.returncode == 0, result.output
                 assert "WARNING" not in result.output, result.output
@@ -110,3 +123,7 @@ def test_recipe_anchors_and_admonitions(built: dict[tuple[str, str], Host], engi
     assert re.search(r'class="admonition note', quick), "<Note> is not an admonition"
     lora = site.page(host.page_file("advanced/lora.md")).text
     assert re.search(r'class="admonition warning', lora), "<Warning> is not an admonition"
+    # the host URL https://miles.radixark.com/docs#supported-models became an internal link
+    index = host.out / host.page_file("index.md")
+    assert ("host", "index#") in content_links(host, index)
+    assert "miles.radixark.com" not in site.page(host.page_file("index.md")).text

@@ -140,6 +140,27 @@ def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tup
     return top, problems
 
 
+def normalize_indent(lines: list[str], blocks: list[Block]) -> None:
+    """Make the indentation inside components cosmetic, as MDX does.
+
+    Mintlify authors indent JSX children for readability (MDX has no indented code blocks).
+    Each component's content is shifted left so that its least indented line lines up with the
+    component's tag; relative indentation (lists, code) is kept.
+    """
+    for block in blocks:
+        inner = range(block.start + 1, block.end)
+        widths = [len(lines[i]) - len(lines[i].lstrip()) for i in inner if lines[i].strip()]
+        extra = min(widths, default=0) - len(block.indent)
+        if extra > 0:
+            for i in inner:
+                if lines[i].strip():
+                    lines[i] = lines[i][:len(block.indent)] + lines[i][len(block.indent) + extra:]
+        for child in block.children:
+            child.indent = lines[child.start][:len(lines[child.start]) -
+                                              len(lines[child.start].lstrip())]
+        normalize_indent(lines, block.children)
+
+
 def render(lines: list[str], blocks: list[Block], ctx: BuildContext, page: Page,
            unknown: list[Block], parent: str | None = None) -> None:
     """Rewrite ``lines`` in place, innermost components first (bottom-up, so the line
@@ -212,6 +233,7 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
             ctx.report(section, page.path, line + 1 + page.body_line, "component", message)
         if blocks:
             unknown: list[Block] = []
+            normalize_indent(lines, blocks)
             render(lines, blocks, ctx, page, unknown)
             for block in unknown:
                 ctx.report(section, page.path, block.start + 1 + page.body_line, "component",
