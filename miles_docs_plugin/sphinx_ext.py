@@ -194,6 +194,8 @@ class GeneratedFolder:
         """Make the folder hold exactly ``files``; return the paths that were (re)written."""
         written = []
         for rel, content in files.items():
+            if rel in (MARKER, ".gitignore"):
+                continue  # an upstream file may not replace what keeps the folder safe
             target = self.root / rel
             changed = (_copy_if_changed(content, target) if isinstance(content, Path)
                        else _write_if_changed(target, content))

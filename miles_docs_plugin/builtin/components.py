@@ -37,6 +37,8 @@ OPEN_RE = re.compile(r"^(?P<indent>[ \t]*)<(?P<name>[A-Z][A-Za-z0-9]*)(?P<attrs>
 CLOSE_RE = re.compile(r"^(?P<before>.*?)</(?P<name>[A-Z][A-Za-z0-9]*)>[ \t]*$")
 ATTR_RE = re.compile(r"""([A-Za-z_:][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{["']([^"']*)["']\})""")
 HAS_COMPONENT_RE = re.compile(r"(?m)^[ \t]*</?[A-Z]")
+#: Deeper nesting than this is reported and left as text (it also bounds the recursion).
+MAX_DEPTH = 32
 
 
 @dataclass
@@ -103,10 +105,21 @@ def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tup
     top: list[Block] = []
     stack: list[Block] = []
     problems: list[tuple[int, str]] = []
+    too_deep = 0  #: open tags past MAX_DEPTH, whose closing tags are text too
     for i, line in enumerate(lines):
         if i in code:
             continue
         m = OPEN_RE.match(line)
+        if m and not line.lstrip().startswith("</") and (len(stack) >= MAX_DEPTH or too_deep):
+            if not too_deep:
+                problems.append((i, f"components nested deeper than {MAX_DEPTH} levels are "
+                                    "kept as text"))
+            if not m.group("self") and not CLOSE_RE.match(m.group("rest") or ""):
+                too_deep += 1
+            continue
+        if too_deep and CLOSE_RE.match(line):
+            too_deep -= 1
+            continue
         if m and not line.lstrip().startswith("</"):
             name = m.group("name")
             rest = m.group("rest")

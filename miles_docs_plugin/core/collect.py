@@ -42,6 +42,31 @@ class FrontMatterError(ValueError):
         self.line = line
 
 
+MAX_EXPANDED = 10_000
+
+
+def _bounded(node: Any, memo: dict[int, int], stack: set[int]) -> int:
+    """How many values ``node`` holds once its aliases are expanded (YAML aliases share
+    objects, so a few lines can stand for millions of values, or for a cycle)."""
+    if not isinstance(node, (dict, list)):
+        return 1
+    key = id(node)
+    if key in stack:
+        raise ValueError("refers to itself (a recursive alias)")
+    if key in memo:
+        return memo[key]
+    stack.add(key)
+    items = [*node.keys(), *node.values()] if isinstance(node, dict) else node
+    total = 1
+    for item in items:
+        total += _bounded(item, memo, stack)
+        if total > MAX_EXPANDED:
+            raise ValueError(f"expands to more than {MAX_EXPANDED:,} values (an alias bomb?)")
+    stack.discard(key)
+    memo[key] = total
+    return total
+
+
 def parse_front_matter(text: str) -> tuple[dict[str, Any], int, int]:
     """Return (meta, body offset, number of lines before the body) of a page.
 
@@ -63,6 +88,10 @@ def parse_front_matter(text: str) -> tuple[dict[str, Any], int, int]:
                                mark.line + 2 if mark is not None else 1) from None
     if data is None:
         data = {}
+    try:
+        _bounded(data, {}, set())
+    except ValueError as exc:
+        raise FrontMatterError(f"front matter {exc}", 2) from None
     if not isinstance(data, dict):
         raise FrontMatterError("front matter must be a mapping of keys to values, got "
                                f"{type(data).__name__}", 2)
@@ -132,10 +161,12 @@ def is_page(path: str) -> bool:
     return posixpath.splitext(path)[1].lower() in PAGE_SUFFIXES
 
 
-def collect(checkout: Checkout, ctx_report: Any) -> Section:
+def collect(checkout: Checkout, ctx_report: Any, *, max_page_bytes: int = 2 << 20) -> Section:
     """Read every page of the docs folder into a new :class:`Section`.
 
     ``ctx_report(section, page_path, line, code, message, severity)`` records diagnostics.
+    Pages larger than ``max_page_bytes`` are left out (and reported): no engine renders a page
+    of tens of megabytes in reasonable time, and reading it must not cost unbounded memory.
     """
     source = checkout.source
     section = Section(source=source, checkout=checkout, pages={}, assets={}, nav=[])
@@ -154,6 +185,12 @@ def collect(checkout: Checkout, ctx_report: Any) -> Section:
             section.aliases[rel] = target
         if not is_page(rel):
             verify_file(checkout, read_path)
+            continue
+        size = (checkout.root / read_path).stat().st_size
+        if size > max_page_bytes:
+            ctx_report(section, rel, None, "page",
+                       f"{rel} is {size / 2**20:.1f} MiB, over the {max_page_bytes >> 20} MiB "
+                       "limit for a page; skipped (raise `max_page_size` to include it)")
             continue
         data = read_verified(checkout, read_path)
         if b"\0" in data[:8192]:

@@ -127,6 +127,10 @@ TOP_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("banner", "bool or string", True,
               "Provenance banner on every injected page: `true`, `false`, or a template with "
               "`{repo}`, `{path}`, `{commit}`, `{short}`, `{url}`.", check=_is_banner),
+    FieldSpec("max_page_size", "integer (MiB)", 2,
+              "Pages larger than this are left out and reported, so that one huge upstream "
+              "file cannot stall a build.",
+              check=lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 4096),
     FieldSpec("links", "mapping", {"unresolved": "warn"},
               "`unresolved: warn | error | ignore` — what an unresolvable link does.",
               check=_is_links),
@@ -171,6 +175,7 @@ class Config:
     host_urls: tuple[str, ...]
     banner: bool | str
     unresolved: str
+    max_page_size: int = 2
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def source(self, name: str) -> SourceConfig:
@@ -328,6 +333,7 @@ def parse_config(data: Any, *, base_dir: Path, config_file: Path | None = None,
         host_urls=tuple(u.rstrip("/") for u in data.get("host_urls") or ()),
         banner=banner,
         unresolved=unresolved,
+        max_page_size=int(data.get("max_page_size") or 2),
         raw=data,
     )
 

@@ -59,7 +59,7 @@ def _fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext) -> Se
             raise FetchError(f"no plugin could fetch source {source.name!r}",
                              hint="is a source plugin installed for this repo URL?")
         try:
-            return collect(checkout, ctx.report)
+            return collect(checkout, ctx.report, max_page_bytes=ctx.config.max_page_size << 20)
         except CacheEntryInvalid as exc:
             entry = checkout.root.parent
             if attempt == 2 or ctx.config.offline:

@@ -1,0 +1,64 @@
+"""Fuzzing: random bytes through page parsing and link rewriting never crash.
+
+Bounded for CI: a fixed number of examples per test (about 20 s in all). A failure prints the
+smallest input hypothesis found.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from miles_docs_plugin.core.collect import FrontMatterError, parse_front_matter
+from miles_docs_plugin.core.config import parse_config
+from miles_docs_plugin.core.context import Engine
+from miles_docs_plugin.core.errors import ContentError
+from miles_docs_plugin.core.markdown import rewrite, scan
+from miles_docs_plugin.core.pipeline import build
+
+PIECES = st.sampled_from(
+    list("[]()<>!`*_#-=>:|\\/\"'&;. \n\tab01") + ["](", "](#", "<a href=", "<img src=", "```",
+                                                  "<Note>", "</Note>", "---\n", "{#x}", "\r\n",
+                                                  "\x00", "\ufeff", "é", "🛡️"])
+MARKDOWNISH = st.lists(PIECES, max_size=200).map("".join)
+PAGE_BYTES = st.one_of(st.binary(max_size=600), MARKDOWNISH.map(lambda s: s.encode("utf-8")))
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(MARKDOWNISH)
+def test_scanner_and_rewriter_never_crash(text: str) -> None:
+    result = scan(text)
+    for link in result.links:
+        assert 0 <= link.start <= link.end <= len(text)
+    out = rewrite(text, [(link.start, link.end, "x") for link in result.links])
+    assert isinstance(out, str)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(MARKDOWNISH)
+def test_front_matter_parser_raises_only_its_own_error(text: str) -> None:
+    try:
+        parse_front_matter("---\n" + text + "\n---\n# x\n")
+    except FrontMatterError:
+        pass
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(PAGE_BYTES, PAGE_BYTES)
+def test_the_pipeline_on_random_pages(tmp_path: Path, first: bytes, second: bytes) -> None:
+    wc = tmp_path / "wc"
+    (wc / "docs" / "sub").mkdir(parents=True, exist_ok=True)
+    (wc / "docs" / "index.md").write_bytes(first)
+    (wc / "docs" / "sub" / "page.md").write_bytes(second)
+    config = parse_config({"sources": [{"name": "s", "repo": "https://github.com/o/r.git",
+                                        "local": str(wc)}]}, base_dir=tmp_path, env={})
+    try:
+        result = build(config, Engine(), use_scan_cache=False)
+    except ContentError as exc:  # malformed front matter: one clear message
+        assert "front matter" in str(exc) and ".md:" in str(exc)
+        return
+    for page in result.sections["s"].pages.values():
+        assert isinstance(page.content, str)
