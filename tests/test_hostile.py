@@ -82,8 +82,10 @@ def test_1_config_errors_name_the_file_the_key_and_the_fix(
     assert "miles-docs.yml" in result.output
     for text in expected:
         assert text in result.output, (text, result.output)
-    assert "Traceback" not in result.output or engine == "sphinx" and "ExtensionError" in \
-        result.output
+    if engine == "mkdocs":
+        assert "Traceback" not in result.output
+    else:  # Sphinx 9 shows its report for every ExtensionError; the message leads it
+        assert "Extension error" in result.output
 
 
 @pytest.mark.parametrize("engine", ENGINES)
