@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import tokenize
 
 from support import ROOT
 
@@ -26,3 +27,35 @@ def test_two_commands_and_ci_agree() -> None:
     assert "bash tests/run.sh" in README
     ci = (ROOT / ".ci" / "run").read_text()
     assert "tests/run.sh" in ci
+
+
+QUOTES = re.compile(r"^[a-zA-Z]*('''|\"\"\"|'|\")|('''|\"\"\"|'|\")$")
+
+
+def _messages() -> list[str]:
+    """Every string literal of the package, adjacent literals joined, f-string fields as {}."""
+    out: list[str] = []
+    for path in (ROOT / "miles_docs_plugin").rglob("*.py"):
+        with open(path, encoding="utf-8") as fh:
+            tokens = list(tokenize.generate_tokens(fh.readline))
+        run: list[str] = []
+        for tok in tokens:
+            if tok.type == tokenize.STRING:
+                run.append(re.sub(r"\{[^{}]*\}", "{}", QUOTES.sub("", tok.string)))
+            elif tok.type not in (tokenize.NL, tokenize.COMMENT) and run:
+                out.append("".join(run))
+                run = []
+    return out
+
+
+def test_troubleshooting_quotes_real_messages() -> None:
+    section = README.split("## Troubleshooting", 1)[1].split("\n## ", 1)[0]
+    quoted = re.findall(r"^\| `([^`]+)`", section, re.M)
+    assert len(quoted) >= 12
+    messages = _messages()
+    for message in quoted:
+        fragments = [f.strip() for f in re.split(r"\.\.\.|'[^']*'|\(.*?\)", message)]
+        fragments = [f for f in fragments if len(f) >= 4]
+        assert fragments, message
+        for fragment in fragments:
+            assert any(fragment in m for m in messages), (message, fragment)

@@ -35,7 +35,7 @@ def mdp_fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext) ->
     if frozen():
         raise ConfigError(
             f"source {source.name!r} uses the local working copy {source.local} but "
-            f"{FROZEN_ENV} is set", where=str(ctx.config.config_file or "config"),
+            "MILES_DOCS_FROZEN is set", where=str(ctx.config.config_file or "config"),
             hint="remove `local:` / MILES_DOCS_LOCAL_* for this build, or unset "
                  f"{FROZEN_ENV}")
     root = source.local
