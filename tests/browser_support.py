@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import importlib.util
-import shutil
 import sys
 import threading
 from collections.abc import Callable
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import pytest
-from support import ROOT, git, mkdocs_build, run, sphinx_build
+from support import ROOT, copy_sample, mkdocs_build, sphinx_build
 
 if TYPE_CHECKING:
     from playwright.sync_api import (
@@ -251,18 +250,8 @@ class Harness:
 
     def _copy_sample(self) -> Path:
         if self.sample is None:
-            # Build a copy (as tests/test_sample_site.py does), so the working tree is untouched.
-            repo = self.workdir / "repo"
-            sample = repo / "sample_site"
-            shutil.copytree(SAMPLE, sample, ignore=shutil.ignore_patterns(
-                "site", "_build", "_upstream.git", MOUNT))
-            shutil.copy(ROOT / ".gitignore", repo / ".gitignore")
-            git(repo, "init", "-q")
-            git(repo, "add", "-A")
-            git(repo, "commit", "-q", "-m", "sample")
-            made = run([sys.executable, str(sample / "make_upstream.py")], cwd=sample)
-            assert made.returncode == 0, made.output
-            self.sample = sample
+            # Build a copy, so the working tree is untouched.
+            self.sample = copy_sample(self.workdir)
         return self.sample
 
     def site(self, engine: str) -> Server:

@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support import CORPUS, V1, V2, git, lock_text, write
+from support import CORPUS, V1, V2, git
 
 collect_ignore = ["support.py"]
 
@@ -40,34 +40,3 @@ def host(tmp_path: Path) -> Iterator[Path]:
     path.mkdir()
     git(path, "init", "-q", "-b", "main")
     yield path
-
-
-def make_mkdocs_host(path: Path, repo: str, commit: str, *, config: str = "",
-                     nav: str = "nav:\n  - Home: index.md\n", extra_yml: str = "",
-                     name: str = "diffusion") -> Path:
-    """A minimal MkDocs host site pinned to ``commit`` of ``repo``; committed to git."""
-    write(path / "mkdocs.yml", f"""
-site_name: Host
-{nav}
-plugins:
-  - search
-  - miles-docs
-validation:
-  anchors: warn
-  unrecognized_links: warn
-  absolute_links: warn
-{extra_yml}
-""")
-    write(path / "docs" / "index.md", "# Host home\n\nWelcome.\n")
-    write(path / "miles-docs.yml", config or f"""
-sources:
-  - name: {name}
-    repo: {repo}
-    web_url: https://github.com/radixark/miles_diffusion
-""")
-    write(path / "miles-docs.lock", lock_text({name: (repo, commit)}))
-    write(path / ".gitignore", "site/\n")
-    if (path / ".git").exists():
-        git(path, "add", "-A")
-        git(path, "commit", "-q", "-m", "host")
-    return path

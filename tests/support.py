@@ -199,3 +199,19 @@ class Site:
 def copytree(src: Path, dst: Path) -> Path:
     shutil.copytree(src, dst, symlinks=True)
     return dst
+
+
+def copy_sample(workdir: Path) -> Path:
+    """The sample site copied into a new git repository (with its upstream made), so tests
+    build it without touching the working tree; returns ``<repo>/sample_site``."""
+    repo = workdir / "repo"
+    sample = repo / "sample_site"
+    shutil.copytree(ROOT / "sample_site", sample, ignore=shutil.ignore_patterns(
+        "site", "_build", "_upstream.git", "diffusion"))
+    shutil.copy(ROOT / ".gitignore", repo / ".gitignore")
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "sample")
+    made = run([sys.executable, str(sample / "make_upstream.py")], cwd=sample)
+    assert made.returncode == 0, made.output
+    return sample

@@ -1,83 +1,24 @@
-"""Real `mkdocs build --strict` runs of a host site that injects the real corpus."""
+"""The MkDocs adapter around the build: warm and cold caches, lock and mount errors, the CLI.
+
+The page-by-page checks of the corpus build (v1 and v2, both engines) are in test_parity.py.
+"""
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-from conftest import make_mkdocs_host
-from support import CORPUS, V1, V2, Site, git, mkdocs_build
-
-PAGES = {
-    V1: 22,
-    V2: 29,
-}
-
-
-def corpus_pages(version: str) -> list[str]:
-    docs = CORPUS / "miles_diffusion" / version / "docs"
-    return sorted(p.relative_to(docs).as_posix() for p in docs.rglob("*.md"))
-
-
-def corpus_titles(version: str) -> dict[str, str]:
-    docs = CORPUS / "miles_diffusion" / version / "docs"
-    titles = {}
-    for page in docs.rglob("*.md"):
-        m = re.match(r"---\n.*?^title:\s*(.+?)\s*$.*?\n---\n", page.read_text("utf-8"),
-                     re.S | re.M)
-        if m:
-            titles[page.relative_to(docs).as_posix()] = m.group(1).strip("'\"")
-    return titles
-
-
-def html_path(md: str) -> str:
-    stem = md[:-3]
-    if stem == "index":
-        return "diffusion/index.html"
-    return f"diffusion/{stem}/index.html"
-
-
-@pytest.mark.parametrize(("version", "commit"), [("v1", V1), ("v2", V2)])
-def test_corpus_builds_strict(corpus_repo: Path, host: Path, cache_dir: Path, version: str,
-                              commit: str) -> None:
-    make_mkdocs_host(host, corpus_repo.as_uri(), commit)
-    result = mkdocs_build(host)
-    assert result.returncode == 0, result.output
-    assert "WARNING" not in result.output, result.output
-    site = Site(host / "site")
-
-    pages = corpus_pages(version)
-    assert len(pages) == PAGES[commit]
-    for md in pages:
-        assert (host / "site" / html_path(md)).exists(), md
-
-    # every internal href/src of the injected pages resolves (files and ids)
-    assert site.broken("diffusion") == []
-
-    # every image the upstream references is in the site
-    docs = CORPUS / "miles_diffusion" / version / "docs"
-    for img in (docs / "assets").rglob("*.*"):
-        rel = img.relative_to(docs).as_posix()
-        assert (host / "site" / "diffusion" / rel).read_bytes() == img.read_bytes(), rel
-
-    # titles come from front matter
-    for md, title in corpus_titles(version).items():
-        assert site.page(html_path(md)).title.startswith(title), (md, title)
-
-    # the section is in the nav, and the host's git status is clean
-    assert 'Diffusion' in site.page("index.html").text
-    assert git(host, "status", "--porcelain") == ""
+from hosts import make_host
+from support import V1, V2, Site, git, mkdocs_build
 
 
 def test_warm_cache_needs_no_upstream_and_no_git(corpus_repo: Path, host: Path,
                                                  cache_dir: Path, tmp_path: Path) -> None:
     upstream = tmp_path / "upstream"
     shutil.copytree(corpus_repo, upstream)
-    make_mkdocs_host(host, upstream.as_uri(), V2)
+    make_host("mkdocs", host, upstream.as_uri(), V2)
     assert mkdocs_build(host).returncode == 0
 
     shutil.rmtree(upstream)  # the upstream is gone ...
@@ -98,7 +39,7 @@ def test_warm_cache_needs_no_upstream_and_no_git(corpus_repo: Path, host: Path,
 def test_cold_cache_without_upstream_names_repo_and_commit(host: Path, cache_dir: Path,
                                                            tmp_path: Path) -> None:
     missing = (tmp_path / "nowhere").as_uri()
-    make_mkdocs_host(host, missing, V2)
+    make_host("mkdocs", host, missing, V2)
     result = mkdocs_build(host)
     assert result.returncode != 0
     assert V2 in result.output
@@ -109,7 +50,7 @@ def test_cold_cache_without_upstream_names_repo_and_commit(host: Path, cache_dir
 
 def test_missing_lock_entry_says_which_command_writes_it(corpus_repo: Path, host: Path,
                                                          cache_dir: Path) -> None:
-    make_mkdocs_host(host, corpus_repo.as_uri(), V2)
+    make_host("mkdocs", host, corpus_repo.as_uri(), V2)
     (host / "miles-docs.lock").write_text("version: 1\nsources: {}\n")
     result = mkdocs_build(host)
     assert result.returncode != 0
@@ -119,7 +60,7 @@ def test_missing_lock_entry_says_which_command_writes_it(corpus_repo: Path, host
 
 def test_mount_collision_stops_and_overwrites_nothing(corpus_repo: Path, host: Path,
                                                       cache_dir: Path) -> None:
-    make_mkdocs_host(host, corpus_repo.as_uri(), V2)
+    make_host("mkdocs", host, corpus_repo.as_uri(), V2)
     own = host / "docs" / "diffusion" / "index.md"
     own.parent.mkdir()
     own.write_text("# The host's own page\n")
@@ -132,7 +73,7 @@ def test_mount_collision_stops_and_overwrites_nothing(corpus_repo: Path, host: P
 
 def test_build_via_mkdocs_cli_entry_point(corpus_repo: Path, host: Path, cache_dir: Path) -> None:
     """The plugin is found through its `mkdocs.plugins` entry point by the `mkdocs` script."""
-    make_mkdocs_host(host, corpus_repo.as_uri(), V1)
+    make_host("mkdocs", host, corpus_repo.as_uri(), V1)
     exe = Path(sys.executable).parent / "mkdocs"
     assert exe.exists(), "mkdocs console script not installed"
     proc = subprocess.run([str(exe), "build", "--strict"], cwd=host, capture_output=True, text=True,

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
 import yaml
-from support import ROOT, Site, git, mkdocs_build, run
+from support import ROOT, Site, copy_sample, git, mkdocs_build, run
 
 SAMPLE = ROOT / "sample_site"
 
@@ -25,16 +24,8 @@ def test_make_upstream_reproduces_the_pinned_commit(tmp_path: Path) -> None:
 
 
 def test_sample_mkdocs_site_builds_offline(tmp_path: Path, cache_dir: Path) -> None:
-    # build a copy, so the test leaves the working tree alone
-    repo = tmp_path / "repo"
-    sample = repo / "sample_site"
-    shutil.copytree(SAMPLE, sample, ignore=shutil.ignore_patterns("site", "_upstream.git"))
-    shutil.copy(ROOT / ".gitignore", repo / ".gitignore")
-    git(repo, "init", "-q")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "sample")
-    made = run([sys.executable, str(sample / "make_upstream.py")], cwd=sample)
-    assert made.returncode == 0, made.output
+    sample = copy_sample(tmp_path)  # a copy: the test leaves the working tree alone
+    repo = sample.parent
     result = mkdocs_build(sample / "mkdocs", env={"MILES_DOCS_OFFLINE": "1"})
     assert result.returncode == 0, result.output
     assert "WARNING" not in result.output

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
 from hosts import make_host
-from support import ROOT, V1, V2, Site, git, lock_text, make_repo, run, write
+from support import V1, V2, Site, copy_sample, git, lock_text, make_repo, run, write
 
 
 def generated_mtimes(folder: Path) -> dict[str, int]:
@@ -167,15 +166,8 @@ def test_edit_links_point_upstream_in_common_themes(corpus_repo: Path, tmp_path:
 
 
 def test_sample_sphinx_site_builds_offline(tmp_path: Path, cache_dir: Path) -> None:
-    repo = tmp_path / "repo"
-    sample = repo / "sample_site"
-    shutil.copytree(ROOT / "sample_site", sample,
-                    ignore=shutil.ignore_patterns("site", "_build", "_upstream.git", "diffusion"))
-    shutil.copy(ROOT / ".gitignore", repo / ".gitignore")
-    git(repo, "init", "-q")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "sample")
-    assert run([sys.executable, str(sample / "make_upstream.py")], cwd=sample).returncode == 0
+    sample = copy_sample(tmp_path)
+    repo = sample.parent
     out = sample / "sphinx" / "_build" / "html"
     result = run([sys.executable, "-m", "sphinx", "-W", "-b", "html", str(sample / "sphinx"),
                   str(out)], cwd=sample, env={"MILES_DOCS_OFFLINE": "1"})
