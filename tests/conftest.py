@@ -15,7 +15,8 @@ def corpus_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The real miles_diffusion docs as a two-commit repository (tags v1, v2)."""
     script = CORPUS / "make_upstream.sh"
     if not script.exists():
-        pytest.fail(f"the corpus is missing: {script} (CI must provide ../shared)")
+        pytest.fail(f"the corpus is missing: {script} (CI provides ../shared next to the "
+                    "clone; elsewhere set MILES_DOCS_CORPUS to its corpus folder)")
     target = tmp_path_factory.mktemp("corpus") / "miles_diffusion"
     out = subprocess.run(["bash", str(script), str(target)], capture_output=True, text=True,
                          check=True).stdout

@@ -14,7 +14,8 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
+#: The real workload: ../shared/corpus next to the clone (CI provides it), or MILES_DOCS_CORPUS.
+CORPUS = Path(os.environ.get("MILES_DOCS_CORPUS") or ROOT.parent / "shared" / "corpus")
 V1 = "0d0689ccc2ab7509a74b15f43d140153080ebe4d"
 V2 = "e93b2a50dc36edce1be6d6a5aae5fd6664535de4"
 
