@@ -38,6 +38,8 @@ from .core.model import NavGroup, NavItem, NavLink, NavPage, Page, Section
 from .core.pipeline import BuildResult, build
 
 log = get_plugin_logger("miles-docs")
+STATIC = Path(__file__).parent / "static"
+CSS_URI = "_miles_docs/miles-docs.css"  # a folder of its own: no host file is shadowed
 
 class MilesDocsPluginConfig(MkConfig):
     config_file = opt.Type(str, default=CONFIG_FILE)
@@ -197,6 +199,8 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
                 self.core_config = load_config(base / self.config.config_file)
         except MilesDocsError as exc:
             raise PluginError(f"[miles-docs] {exc}") from None
+        if self.core_config.banner is not False and CSS_URI not in config.extra_css:
+            config.extra_css.append(CSS_URI)
         enabled = enable_extensions(config)
         if enabled:
             log.info("enabled the Markdown extension%s %s (upstream components render as "
@@ -227,6 +231,9 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
             for asset in section.assets.values():
                 files.append(File.generated(config, section.host_path(asset.path),
                                             abs_src_path=str(asset.abs_path)))
+        if CSS_URI in config.extra_css:
+            files.append(File.generated(config, CSS_URI,
+                                        abs_src_path=str(STATIC / "miles-docs.css")))
         self._extend_nav(files, config, result)
         return files
 

@@ -535,8 +535,17 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
             _copy_if_changed(Path(src), target)
 
 
+def on_builder_inited_static(app: Sphinx) -> None:
+    """The banner's stylesheet, from the package's own static folder."""
+    static = str(Path(__file__).parent / "static")
+    if static not in app.config.html_static_path:
+        app.config.html_static_path.append(static)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("myst_parser")
+    app.add_css_file("miles-docs.css")
+    app.connect("builder-inited", on_builder_inited_static)
     app.add_config_value("miles_docs_config", CONFIG_FILE, "env", types=[str])
     app.add_config_value("miles_docs_sources", None, "env", types=[list, type(None)])
     app.add_config_value("miles_docs_options", None, "env", types=[dict, type(None)])
