@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from miles_docs_plugin.core.markdown import escape_destination, rewrite, scan
+from miles_docs_plugin.core.markdown import ScanResult, escape_destination, rewrite, scan
 
 
 def spans(text: str) -> list[tuple[str, str, str]]:
@@ -186,3 +187,28 @@ def test_rewriting_changes_only_destinations(text: str) -> None:
     assert rendered_hrefs(out) == Counter(
         url for link, url in zip(result.links, new, strict=True) if link.kind != "html")
     assert [link.dest for link in scan(out).links] == new
+
+
+def test_scan_cache_round_trips_and_drops_stale_entries(tmp_path: Path) -> None:
+    from miles_docs_plugin.core.scancache import ScanCache
+
+    path = tmp_path / "scans.json"
+    calls: list[str] = []
+
+    def counting(body: str, line_offset: int = 0) -> ScanResult:
+        calls.append(body)
+        return scan(body, line_offset=line_offset)
+
+    first = ScanCache(path)
+    a = first.get("[a](a.md)\n", 3, counting)
+    first.cached("b", "x", lambda: [1, 2], lambda v: v, lambda raw: list(raw))
+    first.save()
+    second = ScanCache(path)
+    assert second.get("[a](a.md)\n", 3, counting) == a  # from the file: not scanned again
+    assert second.cached("b", "x", lambda: [9], lambda v: v, lambda raw: list(raw)) == [1, 2]
+    assert calls == ["[a](a.md)\n"]
+    second.get("other\n", 0, counting)  # the old entries were not used ...
+    third = ScanCache(path)
+    third.get("other\n", 0, counting)
+    third.save()
+    assert len(ScanCache(path).raw) == 1  # ... and a build that uses one keeps one

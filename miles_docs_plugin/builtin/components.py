@@ -19,9 +19,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-from markdown_it import MarkdownIt
+from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
 from ..core.blocks import KNOWN, Component
@@ -60,7 +58,7 @@ def parse_attrs(raw: str) -> dict[str, str]:
     return out
 
 
-_BLOCK_PARSER: MarkdownIt | None = None
+_BLOCK_PARSER: Any = None
 H1_CANDIDATE_RE = re.compile(r"(?m)^ {0,3}(?:#(?:[ \t]|$)|=+[ \t]*$)")
 HEADING_ATTR_RE = re.compile(
     r"^( {0,3}#{1,6}[ \t].*?)[ \t]*\{[ \t]*#([A-Za-z][\w:.-]*)[^}]*\}[ \t]*$")
@@ -79,6 +77,8 @@ class Blocks:
 def block_structure(text: str) -> Blocks:
     global _BLOCK_PARSER
     if _BLOCK_PARSER is None:
+        from markdown_it import MarkdownIt  # only when a page is parsed: warm builds skip it
+
         _BLOCK_PARSER = MarkdownIt("commonmark", {"html": True}).disable("inline")
     out = Blocks()
     for token in _BLOCK_PARSER.parse(text):
@@ -89,6 +89,16 @@ def block_structure(text: str) -> Blocks:
         elif token.type == "heading_open" and token.tag == "h1":
             out.has_h1 = True
     return out
+
+
+def _structure(ctx: BuildContext, body: str) -> Blocks:
+    """:func:`block_structure`, through the build's cache (a pure function of the text)."""
+    if ctx.scans is None:
+        return block_structure(body)
+    return ctx.scans.cached(
+        "b", body, lambda: block_structure(body),
+        lambda b: [sorted(b.code), [list(f) for f in b.fences], b.has_h1],
+        lambda raw: Blocks(set(raw[0]), [(int(n), str(i)) for n, i in raw[1]], bool(raw[2])))
 
 
 def code_lines(text: str) -> set[int]:
@@ -212,7 +222,7 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
     strip_ids = not ctx.engine.heading_attrs and "{#" in body
     if not (has_components or has_mermaid or needs_title or strip_ids):
         return
-    structure = (block_structure(body)
+    structure = (_structure(ctx, body)
                  if has_components or has_mermaid or strip_ids or H1_CANDIDATE_RE.search(body)
                  else Blocks())
     newline = "\r\n" if "\r\n" in body else "\n"

@@ -29,9 +29,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import filelock
-import platformdirs
-
 from .errors import FetchError
 from .model import EntryKind, RepoTree
 from .urls import RepoUrl
@@ -43,6 +40,8 @@ STALE_TMP_SECONDS = 6 * 3600
 
 
 def default_cache_root() -> Path:
+    import platformdirs
+
     return Path(platformdirs.user_cache_dir("miles-docs", appauthor=False))
 
 
@@ -182,6 +181,8 @@ class Cache:
         """Hold the entry's lock: one process fetches, the others wait and then reuse it."""
         self._writable()
         entry = self.entry_dir(url, commit, docs_dir)
+        import filelock  # only a fetch needs it
+
         name = f"{entry.parent.name}-{entry.name}.lock"
         lock = filelock.FileLock(str(self.root / "locks" / name))
         with lock:

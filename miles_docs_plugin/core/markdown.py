@@ -22,10 +22,10 @@ import html
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from markdown_it import MarkdownIt
-from markdown_it.common.utils import normalizeReference, unescapeAll
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 #: Bumped whenever scan results change for the same input (it keys the scan cache).
 SCANNER_VERSION = "1"
@@ -266,6 +266,8 @@ class _Collector:
             i += 1
         if i + 1 >= len(text) or text[i + 1] != ":":
             return
+        from markdown_it.common.utils import normalizeReference
+
         label = normalizeReference(text[pos + 1:i])
         j = i + 2
         newline_seen = False
@@ -339,6 +341,10 @@ def _core_inline(state: Any) -> None:
 
 
 def _build_parser() -> MarkdownIt:
+    # Imported here, not at the top: a warm build takes every scan from the cache and never
+    # needs the parser (nor the time to import it).
+    from markdown_it import MarkdownIt
+
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
     # See every destination, including ones markdown-it would refuse to render (javascript:):
     # the link rules decide what is safe, not the renderer.
@@ -422,4 +428,6 @@ def escape_destination(url: str, *, angle: bool) -> str:
 
 
 def unescape(raw: str) -> str:
-    return unescapeAll(raw)
+    from markdown_it.common.utils import unescapeAll
+
+    return str(unescapeAll(raw))

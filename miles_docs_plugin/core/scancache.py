@@ -1,8 +1,10 @@
-"""A persistent cache of page scans, keyed by the page content.
+"""A persistent cache of what parsing a page finds, keyed by the page content.
 
-Scanning is a pure function of the page text (and :data:`SCANNER_VERSION`), so a warm build can
-reuse the scan of every unchanged page instead of parsing it again. The cache is one JSON
-file per source in the cache root, rewritten atomically only when a scan was added.
+Scanning a page for links and headings, and finding where its code blocks are, are pure
+functions of the page text (and :data:`SCANNER_VERSION`), so a warm build reuses them for every
+unchanged page instead of parsing it again: this is what keeps a warm build's overhead small.
+The cache is one JSON file per engine and site in the cache root, read once, decoded entry by
+entry on use, and rewritten atomically only when something was added or dropped.
 """
 
 from __future__ import annotations
@@ -14,50 +16,71 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import astuple, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .markdown import SCANNER_VERSION, Heading, HtmlId, LinkRef, ScanResult
 
+T = TypeVar("T")
 Scanner = Callable[..., ScanResult]
 
 
 class ScanCache:
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self.entries: dict[str, ScanResult] = {}
-        self.used: set[str] = set()
+        self.raw: dict[str, Any] = {}  #: key -> JSON form, as read
+        self.decoded: dict[str, Any] = {}  #: key -> object, for the keys used in this build
+        self.fresh: dict[str, Callable[[Any], Any]] = {}  #: computed now: key -> its dumper
         self.dirty = False
         if path is not None:
             try:
                 with open(path, encoding="utf-8") as fh:
                     data = json.load(fh)
                 if isinstance(data, dict) and data.get("version") == SCANNER_VERSION:
-                    self.entries = {k: _load(v) for k, v in data["entries"].items()}
+                    self.raw = dict(data["entries"])
             except (OSError, KeyError, TypeError, ValueError):
-                self.entries = {}
+                self.raw = {}
+
+    def _get(self, key: str, compute: Callable[[], T], load: Callable[[Any], T],
+             dump: Callable[[T], Any]) -> T:
+        hit = self.decoded.get(key)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        raw = self.raw.get(key)
+        value: T | None = None
+        if raw is not None:
+            try:
+                value = load(raw)
+            except (TypeError, ValueError, KeyError, IndexError):
+                value = None
+        if value is None:
+            value = compute()
+            self.fresh[key] = dump
+            self.dirty = True
+        self.decoded[key] = value
+        return value
 
     def get(self, body: str, line_offset: int, scanner: Scanner) -> ScanResult:
-        key = hashlib.sha1(f"{line_offset}\0{body}".encode("utf-8", "surrogatepass"),
-                           usedforsecurity=False).hexdigest()
-        self.used.add(key)
-        hit = self.entries.get(key)
-        if hit is None:
-            hit = scanner(body, line_offset=line_offset)
-            self.entries[key] = hit
-            self.dirty = True
-        return hit
+        """The scan of a page body (links, headings, ids)."""
+        return self._get("s" + _digest(f"{line_offset}\0{body}"),
+                         lambda: scanner(body, line_offset=line_offset), _load_scan, _dump_scan)
+
+    def cached(self, kind: str, text: str, compute: Callable[[], T],
+               dump: Callable[[T], Any], load: Callable[[Any], T]) -> T:
+        """Any other pure function of a text (``kind``, one letter other than ``s``, keeps the
+        kinds apart)."""
+        return self._get(kind + _digest(text), compute, load, dump)
 
     def save(self) -> None:
-        """Write the scans used by this build (stale ones are dropped)."""
-        if self.path is None or not (self.dirty or len(self.used) != len(self.entries)):
+        """Write the entries used by this build (stale ones are dropped)."""
+        if self.path is None or not (self.dirty or set(self.raw) != set(self.decoded)):
             return
-        keep = {k: v for k, v in self.entries.items() if k in self.used}
+        entries = {key: self.fresh[key](value) if key in self.fresh else self.raw[key]
+                   for key, value in self.decoded.items()}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".scan-", suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"version": SCANNER_VERSION,
-                           "entries": {k: _dump(v) for k, v in keep.items()}}, fh,
+                json.dump({"version": SCANNER_VERSION, "entries": entries}, fh,
                           separators=(",", ":"))
             os.replace(tmp, self.path)
         except OSError:
@@ -65,7 +88,11 @@ class ScanCache:
             return
 
 
-def _dump(result: ScanResult) -> list[Any]:
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass"), usedforsecurity=False).hexdigest()
+
+
+def _dump_scan(result: ScanResult) -> list[Any]:
     return [[astuple(x) for x in result.links], [astuple(x) for x in result.headings],
             [astuple(x) for x in result.ids], [list(x) for x in result.unmapped]]
 
@@ -73,7 +100,7 @@ def _dump(result: ScanResult) -> list[Any]:
 _LINK_FIELDS = len(fields(LinkRef))
 
 
-def _load(data: list[Any]) -> ScanResult:
+def _load_scan(data: list[Any]) -> ScanResult:
     links, headings, ids, unmapped = data
     if any(len(x) != _LINK_FIELDS for x in links):
         raise ValueError("scan cache entry of another layout")
