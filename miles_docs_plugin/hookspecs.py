@@ -57,8 +57,9 @@ def mdp_fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext) ->
 def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
     """Change the markup of ``page.content`` before its links are scanned.
 
-    The built-in components plugin turns Mintlify components into native constructs here, so
-    that links inside them are seen and rewritten like any other. Keep the number of lines
+    The built-in components plugin turns the tags of Mintlify components into plain Markdown
+    here (it writes the engine's constructs after the links are rewritten), so that links
+    inside them are seen and rewritten like any other. Keep the number of lines
     unchanged where you can: diagnostics report upstream line numbers.
 
     .. versionadded:: 0.1
@@ -69,8 +70,9 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
 def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     """Transform ``page.content`` (in place) after every page of the section is prepared.
 
-    The built-in links plugin rewrites link destinations here; the provenance plugin
-    (``trylast``) adds the banner.
+    The built-in links plugin (``tryfirst``) rewrites link destinations; the components
+    plugin then writes components in the engine's syntax; the provenance plugin (``trylast``)
+    adds the banner.
 
     .. versionadded:: 0.1
     """

@@ -232,6 +232,9 @@ def test_components_render_natively(built: dict[str, Host], engine: str) -> None
     assert target(host, "components.md", found["link"])[0] == setup.resolve()  # inside <Note>
     assert target(host, "components.md", found["setup"])[0] == setup.resolve()  # inside <Step>
     assert target(host, "components.md", found["Setup guide"])[0] == setup.resolve()  # <Card>
+    # paragraphs after the first one, and lists, inside a callout
+    for text in ("second link", "a third link"):
+        assert target(host, "components.md", found[text])[0] == setup.resolve(), text
     if engine == "mkdocs":
         assert 'class="tabbed-set' in html and "<details" in html
     else:

@@ -184,10 +184,35 @@ def normalize_indent(lines: list[str], blocks: list[Block]) -> None:
         normalize_indent(lines, block.children)
 
 
-def render(lines: list[str], blocks: list[Block], ctx: BuildContext, page: Page,
-           unknown: list[Block], parent: str | None = None) -> None:
-    """Rewrite ``lines`` in place, innermost components first (bottom-up, so the line
-    numbers of blocks not yet rendered stay valid)."""
+LINK_LINE_RE = re.compile(r"^[ \t]*\[(?P<text>.*)\]\((?P<href>.*)\)[ \t]*$")
+
+
+def neutralize(lines: list[str], blocks: list[Block], unknown: list[Block]) -> None:
+    """Turn the tag lines of components into plain Markdown, in place, line for line.
+
+    The content between the tags becomes ordinary Markdown that the link scanner reads (with
+    the tags in place, CommonMark would see one raw HTML block). The opening line keeps
+    content that stood on it; a component with ``href`` becomes a Markdown link there, so the
+    link rules rewrite it like any other. The closing line becomes blank.
+    """
+    for block in blocks:
+        neutralize(lines, block.children, unknown)
+        if block.name not in KNOWN:
+            unknown.append(block)
+        href = block.attrs.get("href")
+        if href:
+            text = block.attrs.get("title") or href
+            lines[block.start] = f"{block.indent}[{text.replace(']', '')}]({href})"
+        else:
+            lines[block.start] = block.indent + block.inline if block.inline else ""
+        if block.end > block.start:
+            lines[block.end] = ""
+
+
+def render(lines: list[str], blocks: list[Block], ctx: BuildContext,
+           parent: str | None = None) -> None:
+    """Write neutralized components in the engine's syntax, in place, innermost first
+    (bottom-up, so the line numbers of blocks not yet rendered stay valid)."""
     counts: dict[str, int] = {}
     numbered = []
     for block in blocks:
@@ -195,15 +220,26 @@ def render(lines: list[str], blocks: list[Block], ctx: BuildContext, page: Page,
         numbered.append((block, counts[block.name]))
     for block, index in reversed(numbered):
         before = len(lines)
-        render(lines, block.children, ctx, page, unknown, block.name)
+        render(lines, block.children, ctx, block.name)
         end = block.end + len(lines) - before  # children may have grown
         if block.name not in KNOWN:
-            unknown.append(block)
-            continue
+            continue  # its tags are gone, its content stays
+        attrs = dict(block.attrs)
+        opening = lines[block.start]
+        link = LINK_LINE_RE.match(opening) if "href" in attrs else None
+        if link:
+            attrs["href"] = link.group("href")  # as the link rules rewrote it
+        inline = opening.strip() if block.inline and not link else ""
         body = lines[block.start + 1:end] if end > block.start else []
-        component = Component(block.name, block.attrs, block.indent, body, block.inline, index,
-                              parent)
+        component = Component(block.name, attrs, block.indent, body, inline, index, parent)
         lines[block.start:end + 1] = _fit(ctx.engine.block(component), end - block.start + 1)
+
+
+def _shift(blocks: list[Block], by: int) -> None:
+    for block in blocks:
+        block.start += by
+        block.end += by
+        _shift(block.children, by)
 
 
 def _fit(new: list[str], span: int) -> list[str]:
@@ -250,6 +286,7 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
         base = page.body_line - page.line_delta + 1
         page.extra["heading_ids"] = {base + i: v for i, v in removed.items()}
 
+    blocks: list[Block] = []
     if has_components:
         blocks, problems = find_blocks(lines, structure.code)
         for line, message in problems:
@@ -257,21 +294,38 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
         if blocks:
             unknown: list[Block] = []
             normalize_indent(lines, blocks)
-            render(lines, blocks, ctx, page, unknown)
+            neutralize(lines, blocks, unknown)
             for block in unknown:
                 ctx.report(section, page.path, block.start + 1 + page.body_line, "component",
-                           f"unknown component <{block.name}>; its content is kept as written",
+                           f"unknown component <{block.name}>; its content is kept",
                            Severity.WARNING)
             changed = True
 
     if needs_title and not structure.has_h1 and page.title:
         # Mintlify shows the front matter title as the page heading: so do we.
         lines.insert(0, "# " + _heading_text(page.title))
+        _shift(blocks, 1)
         page.line_delta += 1
         # scan lines are body_line - line_delta + 1-based index: the new line is index 0
         page.extra.setdefault("synthetic_headings", []).append(
             page.body_line + 1 - page.line_delta)
         changed = True
 
+    if blocks:
+        page.extra["components"] = blocks  # rendered after the links: mdp_transform_page
     if changed:
         page.content = page.content[:page.body_start] + newline.join(lines)
+
+
+@hookimpl
+def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
+    """Write the components in the engine's syntax, once the links inside them are rewritten
+    (the built-in links plugin runs ``tryfirst``)."""
+    blocks: list[Block] | None = page.extra.pop("components", None)
+    if not blocks:
+        return
+    body = page.content[page.body_start:]
+    newline = "\r\n" if "\r\n" in body else "\n"
+    lines = body.split(newline)
+    render(lines, blocks, ctx)
+    page.content = page.content[:page.body_start] + newline.join(lines)

@@ -311,7 +311,7 @@ def _write(link: LinkRef, new: str, text: str) -> tuple[int, int, str]:
     return link.start, link.end, escape_destination(new, angle=link.angle)
 
 
-@hookimpl
+@hookimpl(tryfirst=True)  # before components are written in the engine's syntax
 def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     section = _section_of(page, ctx)
     scan = ctx.scan(page)
