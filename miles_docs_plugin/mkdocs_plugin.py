@@ -76,6 +76,13 @@ class MkDocsEngine(Engine):
         self._slugify = slugify
         self._separator = separator
 
+    def signature(self) -> dict[str, object]:
+        slugify = self._slugify
+        return {**super().signature(), "use_directory_urls": self.use_directory_urls,
+                "slugify": f"{getattr(slugify, '__module__', '')}."
+                           f"{getattr(slugify, '__qualname__', repr(slugify))}",
+                "separator": self._separator}
+
     def page_url(self, doc_path: str) -> str:
         return str(File(doc_path, src_dir=None, dest_dir="",
                         use_directory_urls=self.use_directory_urls).url)

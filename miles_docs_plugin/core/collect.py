@@ -140,6 +140,19 @@ def verify_file(checkout: Checkout, repo_path: str) -> None:
         read_verified(checkout, repo_path)
 
 
+def verify_entry(checkout: Checkout) -> None:
+    """Check every file of the docs folder cheaply (size and mtime; content when they differ).
+
+    Raises :class:`CacheEntryInvalid` when a file no longer matches the pinned commit.
+    """
+    if checkout.local:
+        return
+    prefix = checkout.source.docs_dir + "/"
+    for path, kind in checkout.tree.entries.items():
+        if kind == "blob" and path.startswith(prefix):
+            verify_file(checkout, path)
+
+
 def page_dest(path: str) -> str:
     root, ext = posixpath.splitext(path)
     return root + ".md" if ext.lower() in PAGE_SUFFIXES else path

@@ -48,6 +48,14 @@ class Engine:
         #: Docs paths of the host's own pages (``index.md``), when known.
         self.host_pages = host_pages
 
+    def signature(self) -> dict[str, object]:
+        """Everything about the engine that changes what the pipeline writes (it keys the
+        result cache). Subclasses add their own settings."""
+        return {"engine": type(self).__qualname__, "name": self.name,
+                "features": sorted(self.features), "raw_html_ids": self.raw_html_ids,
+                "banner_in_content": self.banner_in_content,
+                "heading_attrs": self.heading_attrs}
+
     def page_url(self, doc_path: str) -> str:
         """URL of a page of the host docs tree, relative to the site root."""
         return doc_path

@@ -15,19 +15,22 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .cache import Cache, CacheEntryInvalid
-from .collect import collect
+from .collect import collect, verify_entry
 from .config import Config, SourceConfig
 from .context import BuildContext, Engine
 from .errors import Diagnostic, FetchError, Severity
 from .lock import Lock, LockEntry, load_lock, pin_for
-from .model import Section
+from .model import Checkout, Section
 from .plugins import Hooks, make_plugin_manager
+from .resultcache import ResultCache, result_key
+from .resultcache import load as load_results
 from .scancache import ScanCache
 
 log = logging.getLogger("miles_docs")
+T = TypeVar("T")
 
 
 @dataclass
@@ -51,15 +54,20 @@ def _pins(config: Config, lock: Lock) -> dict[str, LockEntry | None]:
     return pins
 
 
-def _fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext) -> Section:
-    """Fetch and collect one source; a cache entry that fails verification is fetched again."""
+def _fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext,
+           work: Callable[[Checkout], T]) -> tuple[Checkout, T]:
+    """Fetch one source and run ``work`` on its checkout (verification, collection).
+
+    A cache entry that fails verification is discarded and fetched again, once; offline, or
+    a second time, it is an error that names the folder to delete.
+    """
     for attempt in (1, 2):
         checkout = ctx.hooks.fetch(source, pin, ctx)
         if checkout is None:
             raise FetchError(f"no plugin could fetch source {source.name!r}",
                              hint="is a source plugin installed for this repo URL?")
         try:
-            return collect(checkout, ctx.report, max_page_bytes=ctx.config.max_page_size << 20)
+            return checkout, work(checkout)
         except CacheEntryInvalid as exc:
             entry = checkout.root.parent
             if attempt == 2 or ctx.config.offline:
@@ -71,6 +79,17 @@ def _fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext) -> Se
                         "it again", entry, exc)
             ctx.cache.discard(entry)
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _in_parallel(config: Config, job: Callable[[SourceConfig], T]) -> dict[str, T]:
+    """``job`` for every source; in threads when there are several (fetching is git
+    subprocesses and disk I/O, and a cold build should not wait on each source in turn)."""
+    workers = min(8, len(config.sources))
+    if workers <= 1:
+        return {s.name: job(s) for s in config.sources}
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="miles-docs") as pool:
+        futures = {s.name: pool.submit(job, s) for s in config.sources}
+        return {name: f.result() for name, f in futures.items()}
 
 
 def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
@@ -86,43 +105,66 @@ def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
     if progress is not None:
         ctx.progress = progress
     pins = _pins(config, lock)
+    max_bytes = config.max_page_size << 20
     timings: dict[str, float] = {}
 
-    workers = min(8, len(config.sources))
-    if workers > 1:
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="miles-docs") as pool:
-            futures = {s.name: pool.submit(_fetch, s, pins[s.name], ctx) for s in config.sources}
-            sections = {name: f.result() for name, f in futures.items()}
-    else:
-        sections = {s.name: _fetch(s, pins[s.name], ctx) for s in config.sources}
-    ctx.sections = sections
+    # Fetch (or find in the cache) and verify every checkout.
+    checkouts = _in_parallel(config, lambda s: _fetch(s, pins[s.name], ctx, verify_entry)[0])
     timings["fetch"] = time.perf_counter() - t0
 
-    if use_scan_cache:
-        key = hashlib.sha256(str(config.config_file or config.base_dir).encode()).hexdigest()[:12]
-        ctx.scans = ScanCache(cache.root / "scans" / f"{engine.name}-{key}.json"
-                              if _cache_writable(cache) else None)
+    writable = use_scan_cache and _cache_writable(cache)
+    site = hashlib.sha256(str(config.config_file or config.base_dir).encode()).hexdigest()[:12]
+    key = result_key(config, engine, hooks, checkouts) if use_scan_cache else None
+    results = ResultCache(cache.root / "results" / f"{engine.name}-{site}.json"
+                          if writable else None)
+    stored = results.get(key) if key else None
+    sections: dict[str, Section] | None = None
+    if stored is not None:
+        try:
+            sections = load_results(stored, checkouts)
+        except (KeyError, TypeError, ValueError):
+            sections = None
+    if sections is not None:
+        ctx.sections = sections
+        timings["reused"] = 1.0
+    else:
+        def collect_source(source: SourceConfig) -> Section:
+            def work(checkout: Checkout) -> Section:
+                return collect(checkout, ctx.report, max_page_bytes=max_bytes)
+
+            try:
+                return work(checkouts[source.name])
+            except CacheEntryInvalid:  # changed since it was verified: fetch it again
+                ctx.cache.discard(checkouts[source.name].root.parent)
+                return _fetch(source, pins[source.name], ctx, work)[1]
+
+        sections = _in_parallel(config, collect_source)
+        ctx.sections = sections
+        if use_scan_cache:
+            ctx.scans = ScanCache(cache.root / "scans" / f"{engine.name}-{site}.json"
+                                  if writable else None)
+        t1 = time.perf_counter()
+        for section in sections.values():
+            for page in section.pages.values():
+                hooks.prepare_page(page, ctx)
+        for section in sections.values():
+            for page in section.pages.values():
+                hooks.transform_page(page, ctx)
+        timings["transform"] = time.perf_counter() - t1
+        for section in sections.values():
+            nav = hooks.build_nav(section, ctx)
+            section.nav = nav if nav is not None else []
+            section.diagnostics.extend(hooks.collect_diagnostics(section, ctx))
+        if ctx.scans is not None:
+            ctx.scans.save()
+        if key:
+            results.put(key, sections)
     for name in lock.stale(config):
         first = next(iter(sections.values()))
         first.diagnostics.append(Diagnostic(
             name, str(config.lock_file), None, "lock",
             f"the lock file pins {name!r}, which is no longer configured; remove its entry",
             Severity.INFO))
-
-    t1 = time.perf_counter()
-    for section in sections.values():
-        for page in section.pages.values():
-            hooks.prepare_page(page, ctx)
-    for section in sections.values():
-        for page in section.pages.values():
-            hooks.transform_page(page, ctx)
-    timings["transform"] = time.perf_counter() - t1
-    for section in sections.values():
-        nav = hooks.build_nav(section, ctx)
-        section.nav = nav if nav is not None else []
-        section.diagnostics.extend(hooks.collect_diagnostics(section, ctx))
-    if ctx.scans is not None:
-        ctx.scans.save()
     timings["total"] = time.perf_counter() - t0
     return BuildResult(ctx, sections, timings)
 
@@ -150,4 +192,4 @@ def fetch_pin(config: Config, source: SourceConfig, commit: str, *, hooks: Hooks
     if progress is not None:
         ctx.progress = progress
     entry = LockEntry(source.name, source.repo, source.ref, commit)
-    return _fetch(pinned, entry, ctx)
+    return _fetch(pinned, entry, ctx, lambda c: collect(c, ctx.report))[1]
