@@ -212,3 +212,40 @@ def test_scan_cache_round_trips_and_drops_stale_entries(tmp_path: Path) -> None:
     third.get("other\n", 0, counting)
     third.save()
     assert len(ScanCache(path).raw) == 1  # ... and a build that uses one keeps one
+
+
+def reference_scan(text: str) -> ScanResult:
+    """The scan with every block rule enabled and every inline token parsed."""
+    from miles_docs_plugin.core import markdown as m
+
+    saved = dict(m.OPTIONAL_RULES)
+    m.OPTIONAL_RULES.clear()
+    try:
+        return scan(text)
+    finally:
+        m.OPTIONAL_RULES.update(saved)
+
+
+NESTED_BLOCKS = st.one_of(BLOCK, st.sampled_from([
+    "- # heading [h](h.md)", "- > quote [q](q.md)", "- <div>\n  [x](x.md)\n  </div>",
+    "- ***", "* * *", "- a\n  ===", "Title\n---", "1. | a |\n   |---|\n   | [c](c.md) |",
+    "[r]: r.md", "- [r][]\n\n  [r]: r2.md", "\t[tab](t.md)", "> - > [deep](d.md)",
+]))
+MIXED_PAGE = st.lists(NESTED_BLOCKS, min_size=1, max_size=10).map(
+    lambda blocks: "\n\n".join(blocks) + "\n")
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(MIXED_PAGE)
+def test_the_fast_paths_change_nothing(text: str) -> None:
+    assert scan(text) == reference_scan(text)
+
+
+def test_the_fast_paths_change_nothing_on_the_corpus() -> None:
+    from support import CORPUS
+
+    pages = sorted((CORPUS / "miles_diffusion").rglob("*.md"))
+    assert len(pages) == 53  # 22 + 29 pages, and the two READMEs
+    for page in pages:
+        text = page.read_text("utf-8")
+        assert scan(text) == reference_scan(text), page

@@ -327,25 +327,51 @@ def _wrap_reference(rule: Callable[..., bool]) -> Callable[..., bool]:
 
 def _core_inline(state: Any) -> None:
     collector: _Collector | None = state.env.get("_mdp_collector")
+    previous = None
     for token in state.tokens:
         if token.type == "inline":
             if token.children is None:
                 token.children = []
-            if collector is not None:
-                collector.begin_inline(token)
-            state.md.inline.parse(token.content, state.md, state.env, token.children)
+            # Without "[" or "<" no inline rule can make a link, an image, an autolink or a
+            # tag, so only headings (their text names their anchor) need the inline parse.
+            content = token.content
+            if "[" in content or "<" in content or (
+                    previous is not None and previous.type == "heading_open"):
+                if collector is not None:
+                    collector.begin_inline(token)
+                state.md.inline.parse(content, state.md, state.env, token.children)
         elif token.type == "html_block" and collector is not None:
             collector.html_block(token)
+        previous = token
     if collector is not None:
         collector.current = None
 
 
-def _build_parser() -> MarkdownIt:
+#: Block rules that can be left out of a page's parse when nothing in the page could start
+#: them. Each pattern is a necessary condition, tested on every line after any indentation,
+#: blockquote markers and list markers (so a construct nested in a list item is seen too).
+#: Leaving out a rule that cannot match anywhere changes nothing but the time.
+_PREFIX = r"(?m)^[ \t>*+\-\d.)]*"
+OPTIONAL_RULES: dict[str, re.Pattern[str]] = {
+    "table": re.compile(_PREFIX + r"\|?[ \t]*:?-[-:| \t]*$"),
+    "code": re.compile(r"(?m)^(?: {4}|[ >*+\-\d.)]*\t)"),
+    "fence": re.compile(r"```|~~~"),
+    "blockquote": re.compile(_PREFIX + r">"),
+    "hr": re.compile(r"([-*_])[ \t]*\1[ \t]*\1"),
+    "reference": re.compile(r"\]:"),
+    "html_block": re.compile(_PREFIX + r"<"),
+    "heading": re.compile(_PREFIX + r"#"),
+    "lheading": re.compile(r"(?m)^[ \t>]*(?:=+|-+)[ \t]*$"),
+}
+
+def _build_parser(disabled: frozenset[str] = frozenset()) -> MarkdownIt:
     # Imported here, not at the top: a warm build takes every scan from the cache and never
     # needs the parser (nor the time to import it).
     from markdown_it import MarkdownIt
 
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    if disabled:
+        md.block.ruler.disable(sorted(disabled))
     # See every destination, including ones markdown-it would refuse to render (javascript:):
     # the link rules decide what is safe, not the renderer.
     setattr(md, "validateLink", lambda url: True)  # noqa: B010 - replacing a method
@@ -362,15 +388,20 @@ def _build_parser() -> MarkdownIt:
     return md
 
 
-_PARSER: MarkdownIt | None = None
+_PARSERS: dict[frozenset[str], MarkdownIt] = {}
 
 
-def parser() -> MarkdownIt:
-    """The shared parser instance (it keeps no state between parses)."""
-    global _PARSER
-    if _PARSER is None:
-        _PARSER = _build_parser()
-    return _PARSER
+def parser(text: str | None = None) -> MarkdownIt:
+    """A shared parser instance (it keeps no state between parses).
+
+    Given the page ``text``, the instance leaves out the block rules nothing in it could start.
+    """
+    disabled = frozenset(name for name, pattern in OPTIONAL_RULES.items()
+                         if text is not None and not pattern.search(text))
+    md = _PARSERS.get(disabled)
+    if md is None:
+        md = _PARSERS[disabled] = _build_parser(disabled)
+    return md
 
 
 def _plain_text(children: Iterable[Any]) -> str:
@@ -392,7 +423,7 @@ def scan(text: str, *, line_offset: int = 0) -> ScanResult:
     """
     collector = _Collector(text, line_offset)
     env: dict[str, Any] = {"_mdp_collector": collector}
-    tokens = parser().parse(text, env)
+    tokens = parser(text).parse(text, env)
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and i + 1 < len(tokens):
             inline = tokens[i + 1]
