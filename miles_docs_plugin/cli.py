@@ -382,10 +382,10 @@ def cmd_init(args: argparse.Namespace, out: Out) -> int:
         if not repo:
             raise UsageError("a repository URL is needed")
     name = args.name or _default_name(repo)
+    title = name.replace("-", " ").replace("_", " ").title()
     text = INIT_TEMPLATE.format(
         name=name, name_pad=_pad(name, 25), repo=repo, ref=args.ref, ref_pad=_pad(args.ref, 26),
-        title=name.replace("-", " ").replace("_", " ").title(),
-        title_pad=_pad(name, 21), lock="miles-docs.lock")
+        title=title, title_pad=_pad(title, 22), lock="miles-docs.lock")
     import yaml
 
     from .core.config import parse_config
@@ -396,7 +396,13 @@ def cmd_init(args: argparse.Namespace, out: Out) -> int:
     if not args.no_lock:
         args.file = str(target)
         cmd_lock(args, out)
-    if engine == "mkdocs":
+    site_file = target.parent / ("mkdocs.yml" if engine == "mkdocs" else "conf.py")
+    already = site_file.exists() and (
+        "miles-docs" in site_file.read_text("utf-8") if engine == "mkdocs"
+        else "miles_docs_plugin.sphinx_ext" in site_file.read_text("utf-8"))
+    if already:
+        out.say(f"next: {site_file.name} already uses miles-docs: build the site")
+    elif engine == "mkdocs":
         out.say("next: add `- miles-docs` under `plugins:` in mkdocs.yml, then `mkdocs build`")
     else:
         out.say('next: add "miles_docs_plugin.sphinx_ext" to `extensions` in conf.py '

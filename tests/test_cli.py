@@ -191,6 +191,10 @@ def test_init_writes_a_commented_config_and_the_lock(corpus_repo: Path, tmp_path
     assert "# " in text and f"repo: {corpus_repo.as_uri()}" in text
     assert f"commit: {V2}" in (site / "miles-docs.lock").read_text()
     assert "add `- miles-docs` under `plugins:`" in out
+    assert "\n    # title: Diffusion              # the nav title" in text  # comments line up
+    write(site / "mkdocs.yml", "site_name: x\nplugins:\n  - miles-docs\n")
+    code, out, _ = cli("init", "--repo", corpus_repo.as_uri(), "--force", cwd=site)
+    assert code == 0 and "mkdocs.yml already uses miles-docs" in out
     code, _, err = cli("init", "--repo", "x", cwd=site)
     assert code == 2 and "exists already" in err
     assert cli("init", "--repo", "x", cwd=tmp_path)[0] == 2  # no site here
