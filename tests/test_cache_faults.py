@@ -19,8 +19,8 @@ import pytest
 from support import V2, lock_text, write
 
 
-def slow_git(tmp_path: Path) -> tuple[Path, Path]:
-    """A `git` wrapper that logs and (optionally) delays every fetch."""
+def slow_git(tmp_path: Path, seconds: int) -> tuple[dict[str, str], Path]:
+    """An environment whose `git` logs every fetch and delays it by ``seconds``; and the log."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     log = tmp_path / "git.log"
@@ -32,7 +32,9 @@ def slow_git(tmp_path: Path) -> tuple[Path, Path]:
         "esac\n"
         f'exec "{real}" "$@"\n')
     (bin_dir / "git").chmod(0o755)
-    return bin_dir, log
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+           "SLOW_FETCH": str(seconds)}
+    return env, log
 
 
 def site(tmp_path: Path, repo: str, commit: str = V2) -> Path:
@@ -52,10 +54,8 @@ def check_cmd() -> list[str]:
 
 def test_two_builds_at_once_share_one_fetch(corpus_repo: Path, tmp_path: Path,
                                             cache_dir: Path) -> None:
-    bin_dir, log = slow_git(tmp_path)
+    env, log = slow_git(tmp_path, 2)
     cwd = site(tmp_path, corpus_repo.as_uri())
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
-           "SLOW_FETCH": "2"}
     procs = [subprocess.Popen(check_cmd(), cwd=cwd, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for _ in range(2)]
     results = [p.communicate(timeout=120) for p in procs]
@@ -67,10 +67,8 @@ def test_two_builds_at_once_share_one_fetch(corpus_repo: Path, tmp_path: Path,
 
 def test_a_fetch_killed_midway_leaves_nothing_trusted(corpus_repo: Path, tmp_path: Path,
                                                       cache_dir: Path) -> None:
-    bin_dir, log = slow_git(tmp_path)
+    env, log = slow_git(tmp_path, 60)
     cwd = site(tmp_path, corpus_repo.as_uri())
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
-           "SLOW_FETCH": "60"}
     proc = subprocess.Popen(check_cmd(), cwd=cwd, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 30
