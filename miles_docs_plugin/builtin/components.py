@@ -101,11 +101,6 @@ def _structure(ctx: BuildContext, body: str) -> Blocks:
         lambda raw: Blocks(set(raw[0]), [(int(n), str(i)) for n, i in raw[1]], bool(raw[2])))
 
 
-def code_lines(text: str) -> set[int]:
-    """0-based lines that are inside fenced or indented code."""
-    return block_structure(text).code
-
-
 def _heading_text(title: str) -> str:
     return re.sub(r"([\\`*_\[\]<>#])", r"\\\1", " ".join(title.split()))
 

@@ -163,10 +163,6 @@ class _Collector:
         assert self.current is not None
         return self.current.to_page(src_start, len(raw), raw)
 
-    def _unmapped(self, raw: str) -> None:
-        line = (self.current and self.current.bases and 0) or 0
-        self.result.unmapped.append((line, raw))
-
     # -- inline rules ----------------------------------------------------------------------
 
     def inline_link(self, state: Any, start: int, end: int, image: bool) -> None:

@@ -109,10 +109,6 @@ class Checkout:
     local: bool = False  #: a local working copy (preview), not a pin
 
     @property
-    def docs_root(self) -> Path:
-        return self.root / self.source.docs_dir
-
-    @property
     def short(self) -> str:
         return self.commit[:7] if self.commit else "local"
 
