@@ -33,6 +33,7 @@ from ..core.errors import Severity
 from ..core.markdown import LinkRef, escape_destination, rewrite
 from ..core.model import (
     AnchorTarget,
+    Asset,
     AssetTarget,
     ExternalTarget,
     HostTarget,
@@ -290,14 +291,13 @@ def render(target: Target, link: LinkRef, page: Page, section: Section,
 
 
 def add_asset(section: Section, rel: str) -> None:
-    from ..core.model import Asset
-
     if rel not in section.assets:
         repo_path = section.aliases.get(rel) or section.repo_path(rel)
         section.assets[rel] = Asset(rel, section.checkout.root / repo_path)
 
 
-def _write(link: LinkRef, new: str, text: str) -> tuple[int, int, str]:
+def _write(link: LinkRef, new: str) -> tuple[int, int, str]:
+    """The span of ``link`` to replace and its new text (escaped for its context)."""
     if link.kind == "html":
         value = html.escape(new, quote=True)
         if link.quote:
@@ -329,7 +329,7 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
         new = render(target, link, page, section, ctx)
         if new is None or new == link.dest:
             continue
-        start, end, value = _write(link, new, page.content)
+        start, end, value = _write(link, new)
         replacements.append((start + offset, end + offset, value))
     if replacements:
         page.content = rewrite(page.content, replacements)

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .cache import Cache
     from .config import Config
     from .lock import Lock
+    from .markdown import ScanResult
     from .model import Page, Section
     from .plugins import Hooks
     from .scancache import ScanCache
@@ -132,7 +133,7 @@ class BuildContext:
             self._anchors[key] = amap
         return amap
 
-    def scan(self, page: Page) -> ScanResultT:
+    def scan(self, page: Page) -> ScanResult:
         """The scan of a page's prepared content (cached by content)."""
         if page.scan is None:
             from .markdown import scan as do_scan
@@ -144,6 +145,3 @@ class BuildContext:
                 page.scan = do_scan(body, line_offset=page.body_line - page.line_delta)
         return page.scan
 
-
-if TYPE_CHECKING:
-    from .markdown import ScanResult as ScanResultT
