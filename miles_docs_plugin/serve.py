@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from .cli import Out
 
 MARKER = ".miles-docs-generated"
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 RELOAD_PATH = "/__miles_docs__/build"
 RELOAD_SCRIPT = (
     "<script>(function(){var n=null;setInterval(function(){fetch('" + RELOAD_PATH + "')"
@@ -108,10 +110,13 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 def _build(srcdir: Path, outdir: Path, out: Out) -> bool:
     started = time.monotonic()
     proc = subprocess.run(  # noqa: S603 - an argument list, never a shell
-        [sys.executable, "-m", "sphinx", "-b", "html", "--keep-going", str(srcdir), str(outdir)],
+        # -N (no colour): CI systems often set FORCE_COLOR, which would wrap the summary line we
+        # read back in escape codes.
+        [sys.executable, "-m", "sphinx", "-b", "html", "--keep-going", "-N",
+         str(srcdir), str(outdir)],
         capture_output=True, text=True, check=False)
-    summary = next((line for line in proc.stdout.splitlines()
-                    if line.startswith("updating environment")), "")
+    summary = next((line.strip() for line in _ANSI.sub("", proc.stdout).splitlines()
+                    if "updating environment" in line), "")
     for line in proc.stderr.splitlines():
         out.note(line)
     out.note(f"built in {time.monotonic() - started:.1f}s: {summary or 'no summary'}"
