@@ -13,5 +13,6 @@ bash tests/setup_browser.sh   # Chromium (system package) + Playwright for the b
 
 .venv/bin/ruff check .
 .venv/bin/mypy
+.venv/bin/mypy benchmarks   # a separate run: tests/ and benchmarks/ both have a hosts.py
 # pytest exits 5 when it collects no tests: with `set -e` that fails the run, as it should.
 .venv/bin/python -m pytest "$@"

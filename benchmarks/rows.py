@@ -1,0 +1,658 @@
+"""The measurements P1-P7: each builds its hosts, runs the variants alternately, makes rows."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import hosts
+from gitserve import CountingProxy, GitDaemon
+from hosts import Host, SourceSpec
+from measure import Row, alternate, median, paired, spread
+from synth import Upstream, change_one_page, git, make_upstream, tree_bytes
+
+CORPUS_V2 = "e93b2a50dc36edce1be6d6a5aae5fd6664535de4"
+CORPUS_WEB = "https://github.com/radixark/miles_diffusion"
+HERE = Path(__file__).resolve().parent
+# ../shared/corpus next to the repository (as in the tests), or MILES_DOCS_CORPUS.
+CORPUS_DIR = Path(os.environ.get("MILES_DOCS_CORPUS") or HERE.parent.parent / "shared" / "corpus")
+
+
+@dataclass
+class Options:
+    smoke: bool = False
+    reps: int = 5
+    pages: int = 1000
+    p7_sources: int = 20
+    p7_pages: int = 500  #: the full 1,000 takes ~25 min for P7 alone on 2 cores
+    p7_reps: int = 3
+    theme: str = "minimal"
+    rows: set[str] = field(default_factory=lambda: {f"P{i}" for i in range(1, 8)})
+    profile: bool = False
+
+
+@dataclass
+class Target:
+    """One upstream as the benchmark uses it."""
+
+    label: str  #: "corpus v2", "synthetic 1000"
+    key: str  #: folder / served name
+    repo: Path
+    commit: str
+    web_url: str
+    pages: int
+    docs_bytes: int
+
+
+class Bench:
+    def __init__(self, options: Options, work: Path,
+                 log: Callable[[str], None]) -> None:
+        self.o = options
+        self.work = work
+        self.log = log
+        self.cache = work / "cache"
+        self.env = {k: v for k, v in os.environ.items()
+                    if not k.startswith("MILES_DOCS_") and k != "PYTHONDONTWRITEBYTECODE"}
+        # Byte code is cached (in the work folder, so nothing is written next to any source):
+        # an installed package has its .pyc files, and an environment that forbids writing them
+        # would make every build recompile the plugin, a cost no user pays.
+        self.env.update({"NO_MKDOCS_2_WARNING": "1", "MILES_DOCS_CACHE": str(self.cache),
+                         "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
+                         "PYTHONPYCACHEPREFIX": str(work / "pycache")})
+        self.daemon = GitDaemon(work / "served")
+        self.targets: dict[str, Target] = {}
+        self.rows: list[Row] = []
+        self.failures: list[str] = []
+        self.profiles: list[str] = []
+        self.plugin_hosts: dict[tuple[str, str], Host] = {}
+
+    # -- upstreams -------------------------------------------------------------------------
+
+    def prepare(self) -> None:
+        up = self.work / "upstreams"
+        up.mkdir(parents=True, exist_ok=True)
+        t0 = time.perf_counter()
+        corpus = up / "corpus"
+        subprocess.run(["bash", str(CORPUS_DIR / "make_upstream.sh"), str(corpus)], check=True,
+                       capture_output=True)
+        self.targets["corpus"] = Target("corpus v2", "corpus", corpus, CORPUS_V2, CORPUS_WEB,
+                                        _count_pages(corpus, CORPUS_V2),
+                                        tree_bytes(corpus, CORPUS_V2, "docs"))
+        syn = make_upstream(up / "synthetic", pages=self.o.pages, seed=1)
+        self.targets["synthetic"] = Target(f"synthetic {syn.pages}", "synthetic", syn.path,
+                                           syn.commit, hosts.WEB_URL, syn.pages, syn.docs_bytes)
+        self.synthetic = syn
+        self.daemon.start()
+        for t in self.targets.values():
+            self.daemon.publish(t.repo, t.key)
+        self.log(f"upstreams ready in {time.perf_counter() - t0:.1f}s: "
+                 + ", ".join(f"{t.label} ({t.pages} pages, {t.docs_bytes / 1e6:.2f} MB docs)"
+                             for t in self.targets.values())
+                 + f"; git daemon on port {self.daemon.port}")
+
+    def spec(self, target: Target, name: str = "diffusion") -> SourceSpec:
+        return SourceSpec(name, self.daemon.url(target.key), target.commit, target.web_url)
+
+    def close(self) -> None:
+        self.daemon.stop()
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _timed(self, host: Host, cpu: list[float]) -> Callable[[], float]:
+        """A timed build (wall seconds); its CPU seconds are appended to ``cpu``."""
+        def run() -> float:
+            out = host.build()
+            cpu.append(out.cpu)
+            return out.seconds
+        return run
+
+    def _run(self, variants: dict[str, Host],
+             reps: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+        """Alternating timed builds: (wall seconds, CPU seconds) per variant."""
+        cpu: dict[str, list[float]] = {n: [] for n in variants}
+        wall = alternate({n: self._timed(h, cpu[n]) for n, h in variants.items()}, reps,
+                         self.log)
+        return wall, cpu
+
+    def _warm(self, label: str, variants: dict[str, Host]) -> dict[str, int]:
+        """One untimed build of each variant (fills the cache, the OS caches, the scan cache).
+
+        In smoke mode the first timed repetition stands in for it (the plugin's cold build
+        already filled its caches).
+        """
+        warnings: dict[str, int] = {}
+        if self.o.smoke:
+            return warnings
+        for name, host in variants.items():
+            out = host.build()
+            warnings[name] = out.warnings
+            self.log(f"  warm-up {label} {name}: {out.seconds:.2f}s, {out.warnings} warnings")
+        return warnings
+
+    # -- P1 + P3: MkDocs -------------------------------------------------------------------
+
+    def mkdocs_rows(self) -> None:
+        want_p1, want_p3 = "P1" in self.o.rows, "P3" in self.o.rows
+        if not (want_p1 or want_p3):
+            return
+        multirepo = _has("mkdocs_multirepo_plugin")
+        for target in self.targets.values():
+            base = self.work / "mkdocs" / target.key
+            spec = self.spec(target)
+            self.log(f"P1/P3 MkDocs, {target.label}")
+            plugin = hosts.mkdocs_plugin_host(base / "plugin", [spec], self.env, self.o.theme)
+            self.plugin_hosts[("mkdocs", target.key)] = plugin
+            variants: dict[str, Host] = {"plugin": plugin}
+            first = plugin.build()
+            self.log(f"  cold plugin build (fetch + scans): {first.seconds:.2f}s")
+            variants["static"] = hosts.mkdocs_static_host(base / "static", plugin, self.o.theme)
+            if want_p3 and multirepo:
+                variants["raw"] = hosts.mkdocs_raw_host(base / "raw", target.repo, target.commit,
+                                                        "diffusion", self.env, self.o.theme)
+                variants["multirepo"] = hosts.mkdocs_multirepo_host(
+                    base / "multirepo", spec.url, "diffusion", self.env, self.o.theme)
+            warnings = self._warm(target.label, variants)
+            times, cpu = self._run(variants, self.o.reps)
+            med = {n: median(t) for n, t in times.items()}
+            cmed = {n: median(t) for n, t in cpu.items()}
+            n = len(times["plugin"])
+            if want_p1:
+                row = _ratio_row("P1", f"MkDocs build, plugin ÷ static copy ({target.label})",
+                                 times, cpu, f"warm cache, theme {self.o.theme}")
+                if warnings.get("plugin"):
+                    row.notes.append(f"the plugin build printed {warnings['plugin']} warnings")
+                row.check()
+                self._explain(row, med["plugin"] - med["static"], variants["static"])
+                self.add(row)
+            if want_p3:
+                if not multirepo:
+                    row = Row("P3", f"warm overhead ÷ mkdocs-multirepo overhead ({target.label})",
+                              None, "x", "≤ 0.1", "mkdocs-multirepo-plugin is not installed")
+                    row.notes.append("install it: `.venv/bin/pip install mkdocs-multirepo-plugin`")
+                    self.add(row)
+                    continue
+                ours = med["plugin"] - med["static"]
+                theirs = med["multirepo"] - med["raw"]
+                ratio = ours / theirs if theirs > 0 else float("inf")
+                row = Row("P3", f"warm overhead ÷ mkdocs-multirepo overhead ({target.label})",
+                          ratio if theirs > 0 else None, "x", "≤ 0.1",
+                          f"miles-docs {ours:+.3f}s vs multirepo {theirs:+.3f}s (multirepo "
+                          f"{med['multirepo']:.2f}s, raw copy {med['raw']:.2f}s); median of {n},"
+                          f" git daemon; in CPU time {_cpu_overheads(cmed)}")
+                if ours <= 0:
+                    row.notes.append("miles-docs' warm overhead is below this machine's noise "
+                                     "(its median build was not slower than the static copy's)")
+                if row.value is not None and row.value > 0.1:
+                    row.notes.append(
+                        f"miles-docs' warm overhead is mostly fixed per build (importing the "
+                        f"plugin, starting the pipeline{_pipeline_note(variants['static'])}); "
+                        "multirepo's is a shallow blob-less clone over git daemon on every "
+                        "build. On a small site the fixed part alone exceeds 10% of a clone")
+                if warnings.get("multirepo") or warnings.get("raw"):
+                    row.notes.append(
+                        f"multirepo/raw builds printed {warnings.get('multirepo', 0)}/"
+                        f"{warnings.get('raw', 0)} warnings (upstream links it does not rewrite)")
+                self.add(row)
+
+    def _explain(self, row: Row, overhead: float, static: Host | None = None) -> None:
+        """Why a build row missed: the overhead, and what the warm pipeline itself takes."""
+        if row.met is not False:
+            return
+        row.notes.append(f"overhead {overhead:.3f}s per build{_pipeline_note(static)}. "
+                         "Where it goes: see Profiles (`--profile`)")
+
+    # -- P2: Sphinx ------------------------------------------------------------------------
+
+    def sphinx_rows(self) -> None:
+        if "P2" not in self.o.rows:
+            return
+        for target in self.targets.values():
+            base = self.work / "sphinx" / target.key
+            spec = self.spec(target)
+            self.log(f"P2 Sphinx, {target.label}")
+            plugin = hosts.sphinx_plugin_host(base / "plugin", [spec], self.env)
+            self.plugin_hosts[("sphinx", target.key)] = plugin
+            first = plugin.build()
+            self.log(f"  cold plugin build: {first.seconds:.2f}s, {first.warnings} warnings")
+            static = hosts.sphinx_static_host(base / "static", plugin, [spec])
+            variants = {"plugin": plugin, "static": static}
+            warnings = self._warm(target.label, variants)
+            times, cpu = self._run(variants, self.o.reps)
+            med = {n: median(t) for n, t in times.items()}
+            row = _ratio_row("P2", f"Sphinx build, extension ÷ static copy ({target.label})",
+                             times, cpu, "warm cache, alabaster, fresh output dir")
+            if warnings.get("plugin") != warnings.get("static"):
+                row.notes.append(f"warnings: plugin {warnings['plugin']}, static "
+                                 f"{warnings['static']}")
+            row.check()
+            self._explain(row, med["plugin"] - med["static"])
+            self.add(row)
+
+    # -- P4: cold fetch bytes --------------------------------------------------------------
+
+    def fetch_bytes_row(self) -> None:
+        if "P4" not in self.o.rows:
+            return
+        target = self.targets["synthetic"]
+        syn = self.synthetic
+        self.log(f"P4 cold fetch bytes, {target.label}")
+        base = self.work / "p4"
+        base.mkdir(parents=True, exist_ok=True)
+        with CountingProxy(self.daemon.port) as proxy:
+            url = self.daemon.url(target.key, proxy.port)
+            # miles-docs: the real cold path (pipeline → mdp_fetch → cache → checkout_into).
+            from miles_docs_plugin.core.config import load_config
+            from miles_docs_plugin.core.context import Engine
+            from miles_docs_plugin.core.pipeline import build
+
+            folder = base / "host"
+            spec = SourceSpec("diffusion", url, target.commit, target.web_url)
+            hosts._miles_docs_files(folder, [spec])
+            env = {**self.env, "MILES_DOCS_CACHE": str(base / "cold-cache")}
+            proxy.reset()
+            t0 = time.perf_counter()
+            with hosts._environ(env):
+                result = build(load_config(folder / "miles-docs.yml", env=env), Engine(),
+                               use_scan_cache=False)
+            seconds = time.perf_counter() - t0
+            ours_down, ours_up = proxy.down, proxy.up
+            pages = sum(len(s.pages) for s in result.sections.values())
+            # For comparison: a plain full clone, and what mkdocs-multirepo's clone transfers.
+            proxy.reset()
+            git(base, "clone", "-q", "--no-checkout", url, str(base / "full"))
+            full = proxy.down
+            proxy.reset()
+            git(base, "clone", "-q", "--branch", "main", "--depth", "1", "--filter=blob:none",
+                "--sparse", url, str(base / "multirepo-style"))
+            git(base / "multirepo-style", "sparse-checkout", "set", "--no-cone", "docs/*",
+                "mkdocs.yml")
+            mr = proxy.down
+        ratio = ours_down / target.docs_bytes
+        row = Row("P4", f"cold fetch, bytes received ÷ docs tree bytes ({target.label})", ratio,
+                  "x", "≤ 1.5",
+                  f"{ours_down / 1e6:.2f} MB received (+{ours_up / 1e3:.0f} kB sent) for a "
+                  f"{target.docs_bytes / 1e6:.2f} MB docs tree ({pages} pages) in a repository "
+                  f"with {syn.nondocs_bytes / 1e6:.1f} MB outside docs/ "
+                  f"({syn.nondocs_bytes / target.docs_bytes:.1f}x); cold fetch {seconds:.2f}s")
+        row.notes.append(f"for comparison, over the same counting proxy: full clone "
+                         f"{full / 1e6:.2f} MB ({full / target.docs_bytes:.2f}x), "
+                         f"mkdocs-multirepo's sparse clone {mr / 1e6:.2f} MB "
+                         f"({mr / target.docs_bytes:.2f}x). Git packs are zlib-compressed, so "
+                         "text-only docs can come in under 1x")
+        self.add(row)
+
+    # -- P5: Sphinx incremental rebuild ----------------------------------------------------
+
+    def incremental_row(self) -> None:
+        if "P5" not in self.o.rows:
+            return
+        target = self.targets["synthetic"]
+        self.log(f"P5 Sphinx incremental rebuild, {target.label}")
+        base = self.work / "p5"
+        clone = base / "upstream"
+        base.mkdir(parents=True, exist_ok=True)
+        git(base, "clone", "-q", str(target.repo.resolve()), str(clone))
+        self.daemon.publish(clone, "p5")
+        spec = SourceSpec("diffusion", self.daemon.url("p5"), target.commit, target.web_url)
+        host = hosts.sphinx_plugin_host(base / "host", [spec], self.env)
+        full = host.build(quiet=False)
+        full_counts = hosts.reread_counts(full.output)
+        noop = host.build(clean=False, quiet=False)
+        noop_counts = hosts.reread_counts(noop.output)
+        page = sorted((clone / "docs").rglob("page-*.md"))
+        changed_page = page[len(page) // 2].relative_to(clone / "docs").as_posix() if page \
+            else "index.md"
+        new = change_one_page(clone, changed_page)
+        self.daemon.update(clone, "p5")
+        hosts.set_pin(host, "diffusion", new)
+        inc = host.build(clean=False, quiet=False)
+        counts = hosts.reread_counts(inc.output)
+        if counts is None:
+            self.failures.append("P5: no 'updating environment' line in the Sphinx output")
+            reread = None
+        else:
+            reread = counts[0] + counts[1]
+        row = Row("P5", f"Sphinx rebuild after 1 page changed upstream, docs re-read "
+                  f"({target.label})", reread, "docs", "= 1",
+                  f"updating environment: {_fmt_counts(counts)} (pin moved, {changed_page} "
+                  f"edited); full build {full.seconds:.1f}s ({_fmt_counts(full_counts)}), "
+                  f"no-op rebuild {noop.seconds:.1f}s ({_fmt_counts(noop_counts)}), "
+                  f"incremental {inc.seconds:.1f}s incl. fetching the new pin")
+        if reread is not None and reread != 1:
+            row.notes.append("more documents were re-read than changed upstream")
+        self.add(row)
+
+    # -- P6: link rewriting throughput -----------------------------------------------------
+
+    def throughput_rows(self) -> None:
+        if "P6" not in self.o.rows:
+            return
+        for target in self.targets.values():
+            self.log(f"P6 link rewriting throughput, {target.label}")
+            self._throughput(target)
+
+    def _throughput(self, target: Target) -> None:
+        from mkdocs.config import load_config as mkdocs_config
+
+        from miles_docs_plugin import hookimpl
+        from miles_docs_plugin.builtin import links
+        from miles_docs_plugin.core import markdown
+        from miles_docs_plugin.core.config import load_config
+        from miles_docs_plugin.core.pipeline import build
+        from miles_docs_plugin.core.scancache import ScanCache
+        from miles_docs_plugin.mkdocs_plugin import MkDocsEngine
+
+        folder = self.work / "p6" / target.key
+        hosts._miles_docs_files(folder, [self.spec(target)])
+        hosts.mkdocs_static_yml(folder)
+        engine = MkDocsEngine(mkdocs_config(str(folder / "mkdocs.yml")), {"index.md"})
+        prepared: dict[tuple[str, str], str] = {}
+
+        class Capture:
+            @hookimpl(tryfirst=True)
+            def mdp_transform_page(self, page: Any, ctx: Any) -> None:
+                prepared[(page.source, page.path)] = page.content
+
+        with hosts._environ(self.env):
+            result = build(load_config(folder / "miles-docs.yml", env=self.env), engine,
+                           plugins=[Capture()], use_scan_cache=False)
+        ctx = result.ctx
+        pages = [p for s in result.sections.values() for p in s.pages.values()]
+        total = sum(len(prepared[(p.source, p.path)].encode()) for p in pages)
+
+        def run_links(scans: ScanCache | None) -> tuple[float, dict[tuple[str, str], str]]:
+            for s in result.sections.values():
+                s.diagnostics.clear()
+                s.assets.clear()
+            for p in pages:
+                p.content = prepared[(p.source, p.path)]
+                p.scan = None
+            ctx._anchors.clear()
+            ctx.scans = scans
+            t0 = time.perf_counter()
+            for p in pages:
+                links.mdp_transform_page(page=p, ctx=ctx)
+            return time.perf_counter() - t0, {(p.source, p.path): p.content for p in pages}
+
+        # Reference: markdown-it with every block rule enabled (none of the scanner's
+        # "this page cannot contain X" shortcuts), no scan cache.
+        saved = dict(markdown.OPTIONAL_RULES)
+        markdown.OPTIONAL_RULES.clear()
+        try:
+            _, reference = run_links(None)
+        finally:
+            markdown.OPTIONAL_RULES.update(saved)
+        cache_file = folder / "scans.json"
+        warm_fill = ScanCache(cache_file)
+        _, filled = run_links(warm_fill)
+        warm_fill.save()
+        reps = max(self.o.reps, 3)
+        cold_t: list[float] = []
+        warm_t: list[float] = []
+        scan_t: list[float] = []
+        identical = filled == reference
+        for _ in range(reps):
+            dt, out = run_links(None)
+            cold_t.append(dt)
+            identical &= out == reference
+            t0 = time.perf_counter()
+            cache = ScanCache(cache_file)  # loading the JSON is part of a warm build
+            dt, out = run_links(cache)
+            warm_t.append(time.perf_counter() - t0)
+            identical &= out == reference
+            bodies = [(prepared[(p.source, p.path)][p.body_start:], p.body_line) for p in pages]
+            t0 = time.perf_counter()
+            for body, line in bodies:
+                markdown.scan(body, line_offset=line)
+            scan_t.append(time.perf_counter() - t0)
+        changed = sum(1 for k, v in reference.items() if v != prepared[k])
+        n_links = sum(len(p.scan.links) for p in pages if p.scan is not None)
+        if not identical:
+            self.failures.append(f"P6 {target.label}: rewritten pages differ from the reference")
+        mb = total / 1e6
+        detail = (f"{len(pages)} pages, {mb:.2f} MB, {n_links} links, {changed} pages changed "
+                  f"(MkDocs engine); median of {reps}; identical to reference: "
+                  f"{'yes' if identical else 'NO'}")
+        cold = Row("P6", f"link rewriting (scan + resolve + rewrite), no scan cache "
+                   f"({target.label})", mb / median(cold_t), "MB/s", "≥ 10",
+                   detail + f"; scan alone {mb / median(scan_t):.2f} MB/s")
+        warm = Row("P6", f"link rewriting with the ScanCache warm ({target.label})",
+                   mb / median(warm_t), "MB/s", "≥ 10",
+                   f"{median(warm_t) * 1000:.0f} ms incl. loading the cache file "
+                   f"({cache_file.stat().st_size / 1e6:.2f} MB JSON); " + detail)
+        if cold.value is not None and cold.value < 10:
+            share = min(1.0, median(scan_t) / median(cold_t))
+            cold.notes.append(f"the markdown-it scan is ~{share:.0%} of the time (scan alone "
+                              f"{mb / median(scan_t):.2f} MB/s): the pure-Python parser is the "
+                              "bound; the warm ScanCache skips it")
+        self.add(cold)
+        self.add(warm)
+
+    # -- P7: many sources ------------------------------------------------------------------
+
+    def many_sources_rows(self) -> None:
+        if "P7" not in self.o.rows:
+            return
+        n, m = self.o.p7_sources, self.o.p7_pages
+        label = f"{n} sources x {m} pages"
+        self.log(f"P7 {label}")
+        base = self.work / "p7"
+        t0 = time.perf_counter()
+        specs: list[SourceSpec] = []
+        ups: list[Upstream] = []
+        for i in range(n):
+            up = make_upstream(base / "upstreams" / f"s{i:02d}", pages=m, seed=100 + i,
+                               name=f"s{i:02d}")
+            self.daemon.publish(up.path, f"p7-s{i:02d}")
+            ups.append(up)
+            specs.append(SourceSpec(f"s{i:02d}", self.daemon.url(f"p7-s{i:02d}"), up.commit,
+                                    f"{hosts.WEB_URL}-{i:02d}"))
+        self.log(f"  {n} upstreams generated and served in {time.perf_counter() - t0:.1f}s")
+        docs_mb = sum(u.docs_bytes for u in ups) / 1e6
+
+        # Cold fetch, serial vs parallel, with the core's own fetch function.
+        from miles_docs_plugin.core.config import parse_config
+
+        config = parse_config({"sources": [{"name": s.name, "repo": s.url} for s in specs]},
+                              base_dir=base, config_file=None, env=self.env)
+        commits = {s.name: s.commit for s in specs}
+        workers = min(8, n)
+        fetch_reps = 1 if self.o.smoke else max(self.o.p7_reps, 5)
+        ftimes = _fetch_speedup(config.sources, commits, base / "fetch", workers, fetch_reps,
+                                self.log)
+        fmed = {k: median(v) for k, v in ftimes.items()}
+        speedup = fmed["serial"] / fmed["parallel"]
+        frow = Row("P7", f"cold fetch of {n} sources, serial ÷ parallel ({m} pages each)",
+                   speedup, "x", "≥ 1.8",
+                   f"serial {fmed['serial']:.2f}s ({spread(ftimes['serial'])}), parallel "
+                   f"({workers} threads, as the pipeline) {fmed['parallel']:.2f}s "
+                   f"({spread(ftimes['parallel'])}); median of {len(ftimes['serial'])}, "
+                   f"`checkout_into` over git daemon into the work folder, {os.cpu_count()} "
+                   "cores")
+        shm = Path("/dev/shm")
+        if not self.o.smoke and shm.is_dir() and os.access(shm, os.W_OK) and \
+                shutil.disk_usage(shm).free > 2 * fetch_reps * n * m * 10_000:
+            scratch = Path(tempfile.mkdtemp(prefix="miles-docs-bench-", dir=shm))
+            try:
+                mtimes = _fetch_speedup(config.sources, commits, scratch, workers, fetch_reps,
+                                        self.log)
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
+            mmed = {k: median(v) for k, v in mtimes.items()}
+            frow.notes.append(
+                f"the same into a tmpfs (/dev/shm, no disk): serial {mmed['serial']:.2f}s, "
+                f"parallel {mmed['parallel']:.2f}s, speedup "
+                f"{mmed['serial'] / mmed['parallel']:.2f}x")
+
+        # MkDocs build with every source, plugin vs static copy.
+        plugin = hosts.mkdocs_plugin_host(base / "plugin", specs, self.env, self.o.theme)
+        cold = plugin.build()
+        self.log(f"  cold plugin build (parallel fetch of {n} + scans): {cold.seconds:.1f}s")
+        static = hosts.mkdocs_static_host(base / "static", plugin, self.o.theme)
+        variants = {"plugin": plugin, "static": static}
+        # No separate warm-up round here (each build is minutes long): the cold build above
+        # filled the plugin's caches, and the static copy was just written (page cache warm).
+        warnings = {"plugin": cold.warnings}
+        times, cpu = self._run(variants, self.o.p7_reps)
+        med = {k: median(v) for k, v in times.items()}
+        brow = _ratio_row("P7", f"MkDocs build, plugin ÷ static copy ({label})", times, cpu,
+                          f"warm cache, {docs_mb:.0f} MB of docs; cold build "
+                          f"{cold.seconds:.1f}s", digits=1)
+        if warnings.get("plugin"):
+            brow.notes.append(f"the plugin build printed {warnings['plugin']} warnings")
+        brow.check()
+        self._explain(brow, med["plugin"] - med["static"], static)
+        if frow.value is not None and frow.value < 1.8:
+            frow.notes.append(
+                "git (client and the local daemon's pack-objects) is CPU-bound on this "
+                f"{os.cpu_count()}-core machine: the server shares the cores with the clients, "
+                "so the threads cannot overlap network waits as they would against a remote")
+        self.add(brow)
+        self.add(frow)
+
+    # -- profiles --------------------------------------------------------------------------
+
+    def profile(self) -> None:
+        """cProfile of one warm plugin build per engine and upstream; notes on missed rows."""
+        from profiling import run_profile
+
+        for target in self.targets.values():
+            for engine in ("mkdocs", "sphinx"):
+                host = self.plugin_hosts.get((engine, target.key))
+                if host is None:
+                    base = self.work / engine / target.key / "plugin"
+                    host = (hosts.mkdocs_plugin_host(base, [self.spec(target)], self.env,
+                                                     self.o.theme) if engine == "mkdocs" else
+                            hosts.sphinx_plugin_host(base, [self.spec(target)], self.env))
+                    host.build()  # fill the cache: the profile is of a warm build
+                self.log(f"profiling a warm {engine} build of {target.label}")
+                out = self.work / "profile" / engine / target.key
+                shutil.rmtree(out, ignore_errors=True)
+                if host.outdir.exists():
+                    shutil.rmtree(host.outdir)
+                text, stages = run_profile(engine, host.root, host.srcdir, out, self.env)
+                self.profiles.append(
+                    f"## {engine}, warm build, {target.label}\n\n```\n{text}```\n")
+                top = ", ".join(f"{name} {sec:.3f}s" for name, sec in stages[:3])
+                keys = ("P1", "P3", "P7") if engine == "mkdocs" else ("P2",)
+                for row in self.rows:
+                    mine = target.label in row.what or (row.key == "P7" and
+                                                        target.key == "synthetic")
+                    if row.key in keys and row.met is False and top and mine:
+                        row.notes.append(
+                            f"profile of a warm {engine} build ({target.label}; cProfile, so "
+                            f"inflated): the plugin's top stages are {top}")
+
+    # -- rows ------------------------------------------------------------------------------
+
+    def add(self, row: Row) -> None:
+        row.check()
+        self.rows.append(row)
+        self.log(f"  => {row.key} {row.what}: {row.value} ({row.detail})")
+
+
+def _ratio_row(rid: str, title: str, times: dict[str, list[float]],
+               cpu: dict[str, list[float]], tail: str, digits: int = 2) -> Row:
+    """A "plugin ÷ static copy" build row from the alternated timings of both variants."""
+    med = {n: median(t) for n, t in times.items()}
+    cmed = {n: median(t) for n, t in cpu.items()}
+    return Row(rid, title, med["plugin"] / med["static"], "x", "≤ 1.05",
+               f"plugin {med['plugin']:.{digits}f}s ({spread(times['plugin'])}), static "
+               f"{med['static']:.{digits}f}s ({spread(times['static'])}); median of "
+               f"{len(times['plugin'])}; {paired(times['plugin'], times['static'])}; "
+               f"{_cpu(cmed)}; {tail}")
+
+
+def _cpu(cmed: dict[str, float]) -> str:
+    """The CPU-time view of a plugin-vs-static row (steadier than wall time on a busy host)."""
+    if not cmed.get("static"):
+        return "CPU time n/a"
+    return (f"CPU time ratio {cmed['plugin'] / cmed['static']:.3f} (plugin "
+            f"{cmed['plugin']:.2f}s, static {cmed['static']:.2f}s)")
+
+
+def _cpu_overheads(cmed: dict[str, float]) -> str:
+    ours = cmed["plugin"] - cmed["static"]
+    theirs = cmed["multirepo"] - cmed["raw"]
+    ratio = f" = {ours / theirs:.3f}x" if theirs > 0 else ""
+    return (f"miles-docs {ours:+.3f}s vs multirepo {theirs:+.3f}s{ratio} (git daemon's own CPU "
+            "not counted)")
+
+
+def _pipeline_note(static: Host | None) -> str:
+    t = static.pipeline_timings if static is not None else {}
+    if not t.get("total"):
+        return ""
+    parts = ", ".join(f"{k} {v:.2f}s" for k, v in t.items() if k not in ("total", "reused"))
+    reused = " (transformed pages reused from the result cache)" if t.get("reused") else ""
+    return (f"; the warm pipeline alone, measured in-process, takes {t['total']:.2f}s"
+            f"{reused}" + (f": {parts}" if parts else ""))
+
+
+def _fetch_speedup(sources: Any, commits: dict[str, str], scratch: Path, workers: int,
+                   reps: int, log: Callable[[str], None]) -> dict[str, list[float]]:
+    """Cold fetches of every source with the core's own ``checkout_into``, serial vs threads.
+
+    Every run writes into a fresh folder; nothing is deleted until all runs are done (deleting
+    hundreds of MB between runs makes the disk, not git, the thing measured).
+    """
+    from miles_docs_plugin.builtin.git_source import checkout_into
+
+    runs = 0
+
+    def fresh(kind: str) -> Path:
+        nonlocal runs
+        runs += 1
+        folder = scratch / f"{runs:03d}-{kind}"
+        folder.mkdir(parents=True)
+        return folder
+
+    def fetch_one(source: Any, where: Path) -> None:
+        checkout_into(Path(tempfile.mkdtemp(prefix=f"{source.name}-", dir=where)), source,
+                      commits[source.name])
+
+    def serial() -> float:
+        where = fresh("serial")
+        t = time.perf_counter()
+        for source in sources:
+            fetch_one(source, where)
+        return time.perf_counter() - t
+
+    def parallel() -> float:
+        where = fresh("parallel")
+        t = time.perf_counter()
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(lambda s: fetch_one(s, where), sources))
+        return time.perf_counter() - t
+
+    try:
+        return alternate({"serial": serial, "parallel": parallel}, reps, log)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _fmt_counts(counts: tuple[int, int, int] | None) -> str:
+    if counts is None:
+        return "not reported"
+    return f"{counts[0]} added, {counts[1]} changed, {counts[2]} removed"
+
+
+def _count_pages(repo: Path, commit: str) -> int:
+    names = git(repo, "ls-tree", "-r", "--name-only", commit, "docs").splitlines()
+    return sum(1 for n in names if n.endswith((".md", ".mdx")))
+
+
+def _has(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
