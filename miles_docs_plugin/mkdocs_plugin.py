@@ -29,6 +29,7 @@ from mkdocs.structure.pages import Page as MkPage
 from mkdocs.utils import nest_paths
 
 from . import __version__
+from .builtin.provenance import insert_banner_html
 from .core.anchors import PageSlugger
 from .core.blocks import CALLOUTS, Component, code_group_parts, escape_inline
 from .core.config import CONFIG_FILE, Config, load_config, parse_config
@@ -312,6 +313,15 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         if info.get("edit_url"):
             page.edit_url = info["edit_url"]
         return None
+
+    @event_priority(-100)  # after the search plugins indexed the page: the banner is not content
+    def on_page_context(self, context: Any, *, page: MkPage, config: MkDocsConfig,
+                        nav: Any) -> Any:
+        hit = self.by_host_path.get(page.file.src_uri)
+        banner = hit[1].extra.get("banner_html") if hit else None
+        if banner and page.content is not None:
+            page.content = insert_banner_html(page.content, banner)
+        return context
 
     # -- serve ----------------------------------------------------------------------------
 

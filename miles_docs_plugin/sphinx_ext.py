@@ -19,7 +19,9 @@ Events and why:
   root document's toctree (``placement``); (priority 600, after the title collector): titles
   from front matter, as MkDocs does.
 - ``html-page-context`` (priority 400, before sphinx-book-theme's buttons at 501): edit links
-  of injected pages point upstream; provenance in the template context.
+  of injected pages point upstream; provenance in the template context; the banner, added to
+  the page body here (after the doctree was indexed for search, and at write time, so a moved
+  pin re-writes pages without re-reading them).
 - ``build-finished``: copy assets that only raw HTML references (Sphinx copies the rest).
 """
 
@@ -43,6 +45,7 @@ from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
 from . import __version__
+from .builtin.provenance import insert_banner_html
 from .core.anchors import PageSlugger
 from .core.blocks import CALLOUTS, Component, code_group_parts, escape_inline, fence_length
 from .core.config import CONFIG_FILE, Config, load_config, parse_config
@@ -65,7 +68,6 @@ SPHINX_KINDS = {"info": "important", "success": "hint"}
 class SphinxEngine(Engine):
     name = "sphinx"
     raw_html_ids = False  # MyST resolves `page.md#id` only against headings and labels
-    banner_in_content = False  # added at write time (doctree-resolved): sources stay pin-free
     heading_attrs = False
 
     def __init__(self, app: Sphinx, host_pages: set[str]) -> None:
@@ -494,6 +496,9 @@ def on_html_page_context(app: Sphinx, pagename: str, templatename: str,
         context.setdefault("miles_docs", None)  # templates can test it on every page
         return
     prov = info.provenance
+    if info.banner_html and "body" in context:
+        # Into the HTML, not the doctree: Sphinx indexes a doctree's raw HTML for search.
+        context["body"] = insert_banner_html(context["body"], info.banner_html)
     context["miles_docs"] = prov
     for key in ("source_repo", "source_commit", "source_path", "source_url"):
         context[key] = prov.get(key)
@@ -539,7 +544,8 @@ def on_env_get_updated(app: Sphinx, env: Any) -> list[str]:
 
 
 def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """Fill in what names the pinned commit: the banner and repository-file permalinks."""
+    """Fill in what names the pinned commit: repository-file permalinks (the banner, which
+    names it too, is added in html-page-context)."""
     state = _state(app)
     info = state.pages.get(docname)
     if info is None:
@@ -556,13 +562,6 @@ def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> N
         web, commit = state.permalinks.get(source, (None, ""))
         if web:
             ref["refuri"] = web_link(web, kind, commit, path) + (f"#{anchor}" if anchor else "")
-    if info.banner_html:
-        banner = nodes.raw("", info.banner_html, format="html")
-        section = doctree.next_node(nodes.section)
-        if section is not None and section.children and isinstance(section[0], nodes.title):
-            section.insert(1, banner)
-        else:
-            doctree.insert(0, banner)
 
 
 def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:

@@ -259,6 +259,14 @@ def test_front_matter_and_provenance(built: dict[str, Host], engine: str) -> Non
     assert (f'href="https://github.com/example/upstream/blob/{commit}/docs/index.md"'
             in html)  # the banner links the file at the pin
     assert "miles-docs-banner" in html
+    # The banner sits right under the page's heading, and stays out of the search index: it
+    # is not content (searching the commit id, or "comes from", must not find every page).
+    assert re.search(r"</h1>\s*<p class=\"miles-docs-banner\">", html)
+    assert f"<code>{commit[:7]}</code>" in html
+    index = (host.out / ("search/search_index.json" if engine == "mkdocs"
+                         else "searchindex.js")).read_text()
+    assert "Pages and anchors" in index  # the page itself is indexed
+    assert commit[:7] not in index
     setup = (host.out / host.page_file("guide/setup.md")).read_text()
     assert '"https://github.com/example/upstream/edit/main/docs/guide/setup.md"' in setup
     nav_source = html if engine == "mkdocs" else (host.out / "diffusion/index.html").read_text()
@@ -300,3 +308,17 @@ def test_links_unresolved_option(tmp_path: Path, cache_dir: Path, engine: str, m
     if mode == "ignore":
         page = (host.out / host.page_file("index.md")).read_text()
         assert f"https://github.com/o/r/blob/{commit}/docs/missing.md" in page
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ('<section id="t">\n<h1>T<a class="headerlink" href="#t">¶</a></h1>\n<p>x</p>',
+     '<section id="t">\n<h1>T<a class="headerlink" href="#t">¶</a></h1>\n[B]\n\n<p>x</p>'),
+    ('<h1 id="t">T</h1>\n<p>x</p>', '<h1 id="t">T</h1>\n[B]\n\n<p>x</p>'),
+    ("<h2>Sub</h2>\n<h1>Late</h1>", "[B]\n<h2>Sub</h2>\n<h1>Late</h1>"),  # no leading <h1>
+    ("<p>text</p><h1>T</h1>", "[B]\n<p>text</p><h1>T</h1>"),
+    ("", "[B]\n"),
+])
+def test_the_banner_goes_under_the_leading_heading(body: str, expected: str) -> None:
+    from miles_docs_plugin.builtin.provenance import insert_banner_html
+
+    assert insert_banner_html(body, "[B]") == expected

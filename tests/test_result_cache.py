@@ -26,7 +26,8 @@ def site(tmp_path: Path, extra: str = "") -> Path:
 
 def snapshot(result: BuildResult) -> object:
     section = result.sections["s"]
-    return ({p: (pg.content, pg.title, pg.extra.get("provenance")) for p, pg in
+    return ({p: (pg.content, pg.title, pg.extra.get("provenance"), pg.extra.get("banner_html"))
+             for p, pg in
              section.pages.items()}, [d.format() for d in section.diagnostics],
             repr(section.nav), sorted(section.assets))
 
@@ -45,12 +46,14 @@ def test_a_warm_build_reuses_the_results_exactly(tmp_path: Path, cache_dir: Path
 def test_any_input_change_means_a_rebuild(tmp_path: Path, cache_dir: Path) -> None:
     path = site(tmp_path)
     build(load_config(path), Engine())
-    assert build(load_config(path), Engine()).timings.get("reused")
+    warm = build(load_config(path), Engine())
+    assert warm.timings.get("reused")
+    assert "miles-docs-banner" in warm.sections["s"].pages["guide.md"].extra["banner_html"]
     # the config
     write(path, "banner: false\n" + path.read_text())
     changed = build(load_config(path), Engine())
     assert not changed.timings.get("reused")
-    assert "miles-docs-banner" not in changed.sections["s"].pages["guide.md"].content
+    assert "banner_html" not in changed.sections["s"].pages["guide.md"].extra
     # the host's pages
     assert not build(load_config(path), Engine(host_pages={"index.md"})).timings.get("reused")
     # the engine's settings

@@ -2,8 +2,12 @@
 
 Each page gets ``page.extra["provenance"]`` (``source_repo``, ``source_path``,
 ``source_commit``, ``source_url``, ``edit_url``, ``local``), which the adapters expose as page
-meta (MkDocs) or template context (Sphinx), and — unless ``banner: false`` — a banner at the top
-of the page (right after its first ``#`` heading, so engines still take the title from it).
+meta (MkDocs) or template context (Sphinx), and — unless ``banner: false`` —
+``page.extra["banner_html"]``, a banner the adapters put at the top of the rendered page (right
+after its first ``<h1>``). They add it to the HTML, not to the page source: after the search
+plugins have indexed the page (the banner is not content: searching "commit" must not find every
+injected page), and at write time (moving a pin then changes no page source, so Sphinx re-reads
+nothing).
 """
 
 from __future__ import annotations
@@ -20,8 +24,8 @@ if TYPE_CHECKING:
     from ..core.model import Page, Section
 
 BANNER_CLASS = "miles-docs-banner"
-H1_RE = re.compile(r"^ {0,3}#(?:[ \t]+[^\n]*)?[ \t]*$")
-SETEXT_RE = re.compile(r"^ {0,3}=+[ \t]*$")
+#: The rendered page's first ``<h1>``, when only tags and white space come before it.
+LEADING_H1_RE = re.compile(r"\A(?:\s*<(?!h1\b)[a-zA-Z][^>]*>)*\s*<h1\b.*?</h1>", re.DOTALL)
 
 
 def provenance(section: Section, page: Page) -> dict[str, Any]:
@@ -90,24 +94,11 @@ def banner_html(banner: str) -> str:
     return f'<div class="{BANNER_CLASS}">{rendered}</div>'
 
 
-def insert_banner(content: str, body_start: int, banner: str) -> str:
-    """Insert ``banner`` as its own block after the page's leading H1 (or at the body start)."""
-    body = content[body_start:]
-    lines = body.splitlines(keepends=True)
-    i = 0
-    while i < len(lines) and not lines[i].strip():
-        i += 1
-    at = 0
-    if i < len(lines) and H1_RE.match(lines[i].rstrip("\r\n")):
-        at = i + 1
-    elif i + 1 < len(lines) and lines[i].strip() and SETEXT_RE.match(lines[i + 1].rstrip("\r\n")):
-        at = i + 2
-    offset = body_start + sum(len(x) for x in lines[:at])
-    before = content[:offset]
-    if before and not before.endswith("\n"):
-        before += "\n"
-    sep = "\n" if at else ""
-    return f"{before}{sep}{banner}\n\n{content[offset:]}"
+def insert_banner_html(body: str, banner: str) -> str:
+    """Put ``banner`` right after the leading ``<h1>`` of a rendered page body (or first)."""
+    m = LEADING_H1_RE.match(body)
+    at = m.end() if m else 0
+    return f"{body[:at]}\n{banner}\n{body[at:]}" if at else f"{banner}\n{body}"
 
 
 @hookimpl(trylast=True)
@@ -118,7 +109,4 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     banner = banner_text(section, page, info)
     if not banner:
         return
-    if ctx.engine.banner_in_content:
-        page.content = insert_banner(page.content, page.body_start, banner)
-    else:
-        page.extra["banner_html"] = banner_html(banner)
+    page.extra["banner_html"] = banner_html(banner)

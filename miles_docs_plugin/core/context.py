@@ -37,10 +37,6 @@ class Engine:
     features: frozenset[str] = frozenset()
     #: Links to ids of raw HTML (``<a id="x">``) work in this engine.
     raw_html_ids = True
-    #: The provenance banner goes into the page source. An engine that rebuilds incrementally
-    #: sets this to False and adds ``page.extra["banner_html"]`` at write time instead, so that
-    #: moving the pin does not change (and force a re-read of) every page source.
-    banner_in_content = True
     #: ``## Heading {#id}`` gives the heading that id (MkDocs' attr_list does; MyST does not,
     #: so those attributes are removed and links to them go to the heading's slug).
     heading_attrs = True
@@ -54,7 +50,6 @@ class Engine:
         result cache). Subclasses add their own settings."""
         return {"engine": type(self).__qualname__, "name": self.name,
                 "features": sorted(self.features), "raw_html_ids": self.raw_html_ids,
-                "banner_in_content": self.banner_in_content,
                 "heading_attrs": self.heading_attrs}
 
     def page_url(self, doc_path: str) -> str:

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .context import Engine
     from .plugins import Hooks
 
-RESULT_VERSION = "1"
+RESULT_VERSION = "2"
 #: Page extras that later steps (the adapters) read; the rest is working state.
 KEPT_EXTRAS = ("provenance", "banner_html")
 
