@@ -76,7 +76,8 @@ class Host:
         if self.engine == "mkdocs":
             return [sys.executable, "-m", "mkdocs", "build", "-f", str(self.root / "mkdocs.yml"),
                     "-d", str(self.outdir)] + (["-q"] if quiet else [])
-        return [sys.executable, "-m", "sphinx", "-b", "html", str(self.srcdir),
+        # -N: no colour even where FORCE_COLOR is set (CI): the output is parsed
+        return [sys.executable, "-m", "sphinx", "-N", "-b", "html", str(self.srcdir),
                 str(self.outdir / "html"), "-d", str(self.outdir / "doctrees")] + (
                     ["-q"] if quiet else [])
 
