@@ -72,7 +72,8 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
 
     The built-in links plugin (``tryfirst``) rewrites link destinations; the components
     plugin then writes components in the engine's syntax; the provenance plugin (``trylast``)
-    adds the banner.
+    records the page's provenance and banner (``page.extra``), which the adapters add to the
+    rendered page.
 
     .. versionadded:: 0.1
     """

@@ -16,6 +16,7 @@ Events (MkDocs 1.6):
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from mkdocs.structure.pages import Page as MkPage
 from mkdocs.utils import nest_paths
 
 from . import __version__
-from .builtin.provenance import insert_banner_html
+from .builtin.provenance import BANNER_CSS, insert_banner_html
 from .core.anchors import PageSlugger
 from .core.blocks import CALLOUTS, Component, code_group_parts, escape_inline
 from .core.config import CONFIG_FILE, Config, load_config, parse_config
@@ -39,8 +40,7 @@ from .core.model import NavGroup, NavItem, NavLink, NavPage, Page, Section
 from .core.pipeline import BuildResult, build
 
 log = get_plugin_logger("miles-docs")
-STATIC = Path(__file__).parent / "static"
-CSS_URI = "_miles_docs/miles-docs.css"  # a folder of its own: no host file is shadowed
+CSS_URI = f"_miles_docs/{BANNER_CSS.name}"  # a folder of its own: no host file is shadowed
 
 class MilesDocsPluginConfig(MkConfig):
     config_file = opt.Type(str, default=CONFIG_FILE)
@@ -57,6 +57,7 @@ class MilesDocsPluginConfig(MkConfig):
 
 class MkDocsEngine(Engine):
     name = "mkdocs"
+    slugify: Callable[..., str]  #: set in __init__, from the engine's own settings
 
     def __init__(self, config: MkDocsConfig, host_pages: set[str]) -> None:
         super().__init__(host_pages)
@@ -74,14 +75,11 @@ class MkDocsEngine(Engine):
             from markdown.extensions.toc import slugify as default_slugify
 
             slugify = default_slugify
-        self._slugify = slugify
+        self.slugify = slugify
         self._separator = separator
 
     def signature(self) -> dict[str, object]:
-        slugify = self._slugify
         return {**super().signature(), "use_directory_urls": self.use_directory_urls,
-                "slugify": f"{getattr(slugify, '__module__', '')}."
-                           f"{getattr(slugify, '__qualname__', repr(slugify))}",
                 "separator": self._separator}
 
     def page_url(self, doc_path: str) -> str:
@@ -92,7 +90,7 @@ class MkDocsEngine(Engine):
         from markdown.extensions.toc import unique
 
         used: set[str] = set()
-        slugify, sep = self._slugify, self._separator
+        slugify, sep = self.slugify, self._separator
 
         def make(text: str) -> str:
             return str(unique(slugify(text, sep), used))
@@ -241,7 +239,7 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
                                             abs_src_path=str(asset.abs_path)))
         if CSS_URI in config.extra_css:
             files.append(File.generated(config, CSS_URI,
-                                        abs_src_path=str(STATIC / "miles-docs.css")))
+                                        abs_src_path=str(BANNER_CSS)))
         self._extend_nav(files, config, result)
         return files
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import http.server
 import os
-import re
 import subprocess
 import sys
 import threading
@@ -31,7 +30,6 @@ if TYPE_CHECKING:
     from .cli import Out
 
 MARKER = ".miles-docs-generated"
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 RELOAD_PATH = "/__miles_docs__/build"
 RELOAD_SCRIPT = (
     "<script>(function(){var n=null;setInterval(function(){fetch('" + RELOAD_PATH + "')"
@@ -115,8 +113,8 @@ def _build(srcdir: Path, outdir: Path, out: Out) -> bool:
         [sys.executable, "-m", "sphinx", "-b", "html", "--keep-going", "-N",
          str(srcdir), str(outdir)],
         capture_output=True, text=True, check=False)
-    summary = next((line.strip() for line in _ANSI.sub("", proc.stdout).splitlines()
-                    if "updating environment" in line), "")
+    summary = next((line for line in proc.stdout.splitlines()
+                    if line.startswith("updating environment")), "")
     for line in proc.stderr.splitlines():
         out.note(line)
     out.note(f"built in {time.monotonic() - started:.1f}s: {summary or 'no summary'}"

@@ -33,6 +33,7 @@ import os
 import posixpath
 import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,7 +46,7 @@ from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
 from . import __version__
-from .builtin.provenance import insert_banner_html
+from .builtin.provenance import BANNER_CSS, insert_banner_html
 from .core.anchors import PageSlugger
 from .core.blocks import CALLOUTS, Component, code_group_parts, escape_inline, fence_length
 from .core.config import CONFIG_FILE, Config, load_config, parse_config
@@ -67,6 +68,7 @@ SPHINX_KINDS = {"info": "important", "success": "hint"}
 
 class SphinxEngine(Engine):
     name = "sphinx"
+    slugify: Callable[..., str]  #: set in __init__, from the engine's own settings
     raw_html_ids = False  # MyST resolves `page.md#id` only against headings and labels
     heading_attrs = False
 
@@ -80,18 +82,15 @@ class SphinxEngine(Engine):
         func = getattr(app.config, "myst_heading_slug_func", None)
         if isinstance(func, str):
             func = SLUG_PRESETS.get(func, github_slugify)
-        self._slugify = func or github_slugify
+        self.slugify = func or github_slugify
 
     def repo_link(self, source: str, kind: str, path: str, url: str) -> str:
         return f"{PIN_SCHEME}:{source}/{kind}/{path}"
 
     def signature(self) -> dict[str, object]:
-        slugify = self._slugify
         assert self.app.builder is not None
         return {**super().signature(), "builder": self.app.builder.name,
                 "target_uri": self.app.builder.get_target_uri("a/b"),
-                "slugify": f"{getattr(slugify, '__module__', '')}."
-                           f"{getattr(slugify, '__qualname__', repr(slugify))}",
                 "mermaid": "sphinxcontrib.mermaid" in self.app.config.extensions}
 
     def fence_info(self, info: str) -> str:
@@ -108,7 +107,7 @@ class SphinxEngine(Engine):
         from myst_parser.slugs import unique_slug
 
         seen: set[str] = set()
-        slugify = self._slugify
+        slugify = self.slugify
 
         def make(text: str) -> str:
             slug = unique_slug(slugify(text), seen)
@@ -576,14 +575,14 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
 
 def on_builder_inited_static(app: Sphinx) -> None:
     """The banner's stylesheet, from the package's own static folder."""
-    static = str(Path(__file__).parent / "static")
+    static = str(BANNER_CSS.parent)
     if static not in app.config.html_static_path:
         app.config.html_static_path.append(static)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("myst_parser")
-    app.add_css_file("miles-docs.css")
+    app.add_css_file(BANNER_CSS.name)
     app.connect("builder-inited", on_builder_inited_static)
     app.add_config_value("miles_docs_config", CONFIG_FILE, "env", types=[str])
     app.add_config_value("miles_docs_sources", None, "env", types=[list, type(None)])

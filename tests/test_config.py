@@ -92,9 +92,9 @@ def test_yaml_errors_name_file_and_line(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("url", "why"), [
-    ("--upload-pack=touch /tmp/x", "starts with '-'"),
+    ("--upload-pack=touch pwned", "starts with '-'"),
     ("-oProxyCommand=x", "starts with '-'"),
-    ("ext::sh -c touch% /tmp/x", "remote helpers"),
+    ("ext::sh -c touch% pwned", "remote helpers"),
     (" https://github.com/a/b.git", "white space"),
     ("ext::git-remote", "remote helpers"),
     ("fd::17", "remote helpers"),

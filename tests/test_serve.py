@@ -95,7 +95,8 @@ def test_sphinx_preview_rebuilds_only_the_edited_page(tmp_path: Path, cache_dir:
     upstream, copy, commit = upstream_and_copy(tmp_path)
     host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), commit)
     port = free_port()
-    env = {**os.environ, "MILES_DOCS_LOCAL_DIFFUSION": str(copy)}
+    # FORCE_COLOR as on CI systems: the summary read back from Sphinx must still be found
+    env = {**os.environ, "MILES_DOCS_LOCAL_DIFFUSION": str(copy), "FORCE_COLOR": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "miles_docs_plugin.cli", "serve",
                              str(host.docs), "--port", str(port)], cwd=host.root, env=env,
                             text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

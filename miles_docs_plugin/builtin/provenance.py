@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
     from ..core.model import Page, Section
 
 BANNER_CLASS = "miles-docs-banner"
+#: The banner's stylesheet; both adapters serve it.
+BANNER_CSS = Path(__file__).resolve().parent.parent / "static" / "miles-docs.css"
 #: The rendered page's first ``<h1>``, when only tags and white space come before it.
 LEADING_H1_RE = re.compile(r"\A(?:\s*<(?!h1\b)[a-zA-Z][^>]*>)*\s*<h1\b.*?</h1>", re.DOTALL)
 

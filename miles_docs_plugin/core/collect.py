@@ -162,7 +162,7 @@ def is_page(path: str) -> bool:
     return posixpath.splitext(path)[1].lower() in PAGE_SUFFIXES
 
 
-def collect(checkout: Checkout, ctx_report: Any, *, max_page_bytes: int = 2 << 20) -> Section:
+def collect(checkout: Checkout, ctx_report: Any, *, max_page_bytes: int) -> Section:
     """Read every page of the docs folder into a new :class:`Section`.
 
     ``ctx_report(section, page_path, line, code, message, severity)`` records diagnostics.

@@ -28,6 +28,10 @@ NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 UNRESOLVED_CHOICES = ("warn", "error", "ignore")
 
 
+#: Pages larger than this many MiB are left out unless ``max_page_size`` says otherwise.
+DEFAULT_MAX_PAGE_MIB = 2
+
+
 @dataclass(frozen=True)
 class FieldSpec:
     """One config key: its type, default and the sentence the reference prints."""
@@ -127,7 +131,7 @@ TOP_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("banner", "bool or string", True,
               "Provenance banner on every injected page: `true`, `false`, or a template with "
               "`{repo}`, `{path}`, `{commit}`, `{short}`, `{url}`.", check=_is_banner),
-    FieldSpec("max_page_size", "integer (MiB)", 2,
+    FieldSpec("max_page_size", "integer (MiB)", DEFAULT_MAX_PAGE_MIB,
               "Pages larger than this are left out and reported, so that one huge upstream "
               "file cannot stall a build.",
               check=lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 4096),
@@ -175,7 +179,7 @@ class Config:
     host_urls: tuple[str, ...]
     banner: bool | str
     unresolved: str
-    max_page_size: int = 2
+    max_page_size: int = DEFAULT_MAX_PAGE_MIB
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def source(self, name: str) -> SourceConfig:
@@ -333,7 +337,7 @@ def parse_config(data: Any, *, base_dir: Path, config_file: Path | None = None,
         host_urls=tuple(u.rstrip("/") for u in data.get("host_urls") or ()),
         banner=banner,
         unresolved=unresolved,
-        max_page_size=int(data.get("max_page_size") or 2),
+        max_page_size=int(data.get("max_page_size") or DEFAULT_MAX_PAGE_MIB),
         raw=data,
     )
 

@@ -192,4 +192,6 @@ def fetch_pin(config: Config, source: SourceConfig, commit: str, *, hooks: Hooks
     if progress is not None:
         ctx.progress = progress
     entry = LockEntry(source.name, source.repo, source.ref, commit)
-    return _fetch(pinned, entry, ctx, lambda c: collect(c, ctx.report))[1]
+    max_bytes = config.max_page_size << 20
+    return _fetch(pinned, entry, ctx,
+                  lambda c: collect(c, ctx.report, max_page_bytes=max_bytes))[1]
