@@ -36,7 +36,6 @@ STAGES = {
     ("sphinx_ext.py", "<module>"): "importing the extension",
     ("core/plugins.py", "make_plugin_manager"): "plugin manager (pluggy, entry points)",
     ("core/collect.py", "verify_entry"): "verifying the cache entry",
-    ("core/resultcache.py", "get"): "loading the result cache",
     ("core/collect.py", "collect"): "collect (read, verify blob ids, front matter)",
     ("core/scancache.py", "__init__"): "loading the scan cache",
     ("builtin/components.py", "block_structure"): "components: markdown-it block parse",

@@ -78,10 +78,6 @@ class MkDocsEngine(Engine):
         self.slugify = slugify
         self._separator = separator
 
-    def signature(self) -> dict[str, object]:
-        return {**super().signature(), "use_directory_urls": self.use_directory_urls,
-                "separator": self._separator}
-
     def page_url(self, doc_path: str) -> str:
         return str(File(doc_path, src_dir=None, dest_dir="",
                         use_directory_urls=self.use_directory_urls).url)

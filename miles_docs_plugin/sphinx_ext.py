@@ -87,12 +87,6 @@ class SphinxEngine(Engine):
     def repo_link(self, source: str, kind: str, path: str, url: str) -> str:
         return f"{PIN_SCHEME}:{source}/{kind}/{path}"
 
-    def signature(self) -> dict[str, object]:
-        assert self.app.builder is not None
-        return {**super().signature(), "builder": self.app.builder.name,
-                "target_uri": self.app.builder.get_target_uri("a/b"),
-                "mermaid": "sphinxcontrib.mermaid" in self.app.config.extensions}
-
     def fence_info(self, info: str) -> str:
         if info.split()[:1] == ["mermaid"]:
             return "{mermaid}" if "sphinxcontrib.mermaid" in self.app.config.extensions else "text"

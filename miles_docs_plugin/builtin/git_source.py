@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from .. import hookimpl
 from ..core.cache import Manifest, tree_from_manifest
 from ..core.errors import ContentError, FetchError
-from ..core.git import GitError, run_git
+from ..core.git import GitError, git_object, run_git
 from ..core.model import Checkout, EntryKind
 
 if TYPE_CHECKING:
@@ -57,22 +57,25 @@ def fetch_commit(repo: Path, source: SourceConfig, commit: str) -> None:
                          hint=f"fix the pin: `miles-docs update {source.name}`") from None
 
 
-def _parse_tree(output: str) -> tuple[dict[str, EntryKind], dict[str, str], dict[str, str]]:
+def _parse_tree(output: str) -> tuple[dict[str, EntryKind], dict[str, str], dict[str, str],
+                                      dict[str, tuple[str, str]]]:
     tree: dict[str, EntryKind] = {}
     blobs: dict[str, str] = {}
     modes: dict[str, str] = {}
+    objects: dict[str, tuple[str, str]] = {}
     for record in output.split("\0"):
         if not record:
             continue
         meta, path = record.split("\t", 1)
         mode, kind, oid = meta.split()
+        objects[path] = (mode, oid)  # every entry: the tree is verified against the pin
+        modes[path] = mode
         if kind == "commit":  # a submodule: not fetched, not followed
             continue
         tree[path] = "link" if mode == "120000" else ("tree" if kind == "tree" else "blob")
-        modes[path] = mode
         if kind == "blob":
             blobs[path] = oid
-    return tree, blobs, modes
+    return tree, blobs, modes, objects
 
 
 def checkout_into(tmp: Path, source: SourceConfig, commit: str) -> Manifest:
@@ -91,7 +94,8 @@ def checkout_into(tmp: Path, source: SourceConfig, commit: str) -> Manifest:
                          hint="the pin must be a full commit id")
     listing = run_git(["ls-tree", "-r", "-t", "-z", "--full-tree", commit], cwd=repo,
                       what="listing the tree").stdout
-    tree, blobs, modes = _parse_tree(listing)
+    tree, blobs, modes, objects = _parse_tree(listing)
+    commit_object = git_object(repo, "commit", commit)
     if tree.get(source.docs_dir) != "tree":
         raise ContentError(
             f"docs_dir {source.docs_dir!r} does not exist at commit {commit} of "
@@ -108,7 +112,8 @@ def checkout_into(tmp: Path, source: SourceConfig, commit: str) -> Manifest:
     target.parent.mkdir(parents=True, exist_ok=True)
     (repo / source.docs_dir).rename(target)
     shutil.rmtree(repo)
-    return Manifest(source.url.display, commit, source.docs_dir, date, tree, blobs, modes, {})
+    return Manifest(source.url.display, commit, source.docs_dir, date, tree, blobs, modes,
+                    objects, commit_object)
 
 
 @hookimpl

@@ -10,13 +10,15 @@ dir)::
     tmp/                  entries being written; moved into place with one rename
 
 An entry is written in ``tmp/`` and renamed into place only once complete, so a build that is
-killed half-way leaves nothing a later build would trust. Pages are verified against their git
-blob ids when they are read, assets by size and mtime recorded at fetch time; a mismatch makes
-the entry invalid (it is moved aside and fetched again).
+killed half-way leaves nothing a later build would trust. The manifest itself is not trusted
+either: every build checks that its tree hashes to the pinned commit (:mod:`.integrity`) and
+that every file it reads hashes to its blob id; a mismatch makes the entry invalid (it is moved
+aside and fetched again, or refused offline).
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
@@ -26,7 +28,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import FetchError
@@ -34,7 +36,7 @@ from .model import EntryKind, RepoTree
 from .urls import RepoUrl
 
 MANIFEST = "manifest.json"
-FORMAT = 1
+FORMAT = 2  #: 2: object ids of every entry and the commit object (integrity)
 CACHE_ENV = "MILES_DOCS_CACHE"
 STALE_TMP_SECONDS = 6 * 3600
 
@@ -43,13 +45,6 @@ def default_cache_root() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("miles-docs", appauthor=False))
-
-
-def blob_id(data: bytes) -> str:
-    """The git blob id of ``data`` (what ``git hash-object`` prints)."""
-    h = hashlib.sha1(b"blob %d\0" % len(data), usedforsecurity=False)
-    h.update(data)
-    return h.hexdigest()
 
 
 @dataclass
@@ -61,15 +56,17 @@ class Manifest:
     tree: dict[str, EntryKind]
     blobs: dict[str, str]
     modes: dict[str, str]
-    stats: dict[str, tuple[int, int]]  #: docs files: size, mtime_ns at fetch time
+    #: every entry of the commit's tree, submodules included: path -> (mode, object id)
+    objects: dict[str, tuple[str, str]] = field(default_factory=dict)
+    commit_object: bytes = b""  #: the raw commit object (it must hash to ``commit``)
 
     def to_json(self) -> str:
         return json.dumps({
             "format": FORMAT, "repo": self.repo, "commit": self.commit, "docs_dir": self.docs_dir,
             "commit_date": self.commit_date,
-            "tree": [[p, k, self.blobs.get(p, ""), self.modes.get(p, "")]
-                     for p, k in sorted(self.tree.items())],
-            "stats": {p: list(v) for p, v in sorted(self.stats.items())},
+            "commit_object": base64.b64encode(self.commit_object).decode("ascii"),
+            "tree": [[p, self.tree.get(p, "commit"), oid, mode]
+                     for p, (mode, oid) in sorted(self.objects.items())],
         }, indent=0, separators=(",", ":"))
 
     @classmethod
@@ -80,15 +77,17 @@ class Manifest:
         tree: dict[str, EntryKind] = {}
         blobs: dict[str, str] = {}
         modes: dict[str, str] = {}
+        objects: dict[str, tuple[str, str]] = {}
         for path, kind, oid, mode in data["tree"]:
+            objects[path] = (mode, oid)
+            modes[path] = mode
+            if kind == "commit":  # a submodule: hashed, never followed
+                continue
             tree[path] = kind
-            if oid:
+            if kind != "tree":
                 blobs[path] = oid
-            if mode:
-                modes[path] = mode
         return cls(data["repo"], data["commit"], data["docs_dir"], data.get("commit_date", ""),
-                   tree, blobs, modes, {p: (int(v[0]), int(v[1])) for p, v in
-                                        data.get("stats", {}).items()})
+                   tree, blobs, modes, objects, base64.b64decode(data["commit_object"]))
 
 
 class CacheEntryInvalid(Exception):
@@ -200,7 +199,6 @@ class Cache:
         try:
             manifest = fill(tmp)
             (tmp / "files").mkdir(exist_ok=True)
-            _record_stats(tmp / "files", manifest)
             _write_file(tmp / MANIFEST, manifest.to_json())
             final = self.entry_dir(url, commit, docs_dir)
             final.parent.mkdir(parents=True, exist_ok=True)
@@ -229,18 +227,6 @@ def _write_file(path: Path, text: str) -> None:
         os.fsync(fh.fileno())
 
 
-def _record_stats(files: Path, manifest: Manifest) -> None:
-    prefix = manifest.docs_dir + "/"
-    stats: dict[str, tuple[int, int]] = {}
-    for path, kind in manifest.tree.items():
-        if kind == "blob" and path.startswith(prefix):
-            try:
-                st = (files / path).lstat()
-            except FileNotFoundError:
-                continue
-            stats[path] = (st.st_size, st.st_mtime_ns)
-    manifest.stats = stats
-
-
 def tree_from_manifest(manifest: Manifest) -> RepoTree:
-    return RepoTree(manifest.tree, manifest.blobs, manifest.modes, manifest.stats)
+    return RepoTree(manifest.tree, manifest.blobs, manifest.modes, objects=manifest.objects,
+                    commit_object=manifest.commit_object)

@@ -9,8 +9,9 @@ from typing import Any
 
 import yaml
 
-from .cache import CacheEntryInvalid, blob_id
+from .cache import CacheEntryInvalid
 from .errors import ContentError
+from .integrity import IntegrityError, blob_id, verify_commit
 from .model import PAGE_SUFFIXES, Checkout, Page, Section
 
 #: The same front matter rule as MkDocs (``mkdocs.utils.meta``): ``---`` lines around YAML.
@@ -128,28 +129,31 @@ def read_verified(checkout: Checkout, repo_path: str) -> bytes:
 
 
 def verify_file(checkout: Checkout, repo_path: str) -> None:
-    """Cheap check of a non-page file (size and mtime, then content if those differ)."""
+    """Check a non-page file against its blob id (pages are checked when they are read)."""
     if checkout.local:
         return
-    expected = checkout.tree.stats.get(repo_path)
     try:
-        st = (checkout.root / repo_path).lstat()
+        read_verified(checkout, repo_path)
     except FileNotFoundError:
         raise CacheEntryInvalid(f"{repo_path} is missing from the cache entry") from None
-    if expected is None or (st.st_size, st.st_mtime_ns) != expected:
-        read_verified(checkout, repo_path)
 
 
 def verify_entry(checkout: Checkout) -> None:
-    """Check every file of the docs folder cheaply (size and mtime; content when they differ).
+    """Check that the entry's tree hashes to the pinned commit, and every non-page file of the
+    docs folder to its blob id (pages are hashed when they are read).
 
-    Raises :class:`CacheEntryInvalid` when a file no longer matches the pinned commit.
+    Raises :class:`CacheEntryInvalid` when anything does not match the pin.
     """
     if checkout.local:
         return
+    tree = checkout.tree
+    try:
+        verify_commit(checkout.commit or "", tree.commit_object, tree.objects)
+    except IntegrityError as exc:
+        raise CacheEntryInvalid(str(exc)) from None
     prefix = checkout.source.docs_dir + "/"
-    for path, kind in checkout.tree.entries.items():
-        if kind == "blob" and path.startswith(prefix):
+    for path, kind in tree.entries.items():
+        if kind == "blob" and path.startswith(prefix) and not is_page(path):
             verify_file(checkout, path)
 
 

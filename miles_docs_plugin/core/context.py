@@ -40,22 +40,12 @@ class Engine:
     #: ``## Heading {#id}`` gives the heading that id (MkDocs' attr_list does; MyST does not,
     #: so those attributes are removed and links to them go to the heading's slug).
     heading_attrs = True
-    #: The host's heading slug function, where the adapter uses one (it keys the result cache).
+    #: The host's heading slug function, where the adapter uses one.
     slugify: Callable[..., str] | None = None
 
     def __init__(self, host_pages: set[str] | None = None) -> None:
         #: Docs paths of the host's own pages (``index.md``), when known.
         self.host_pages = host_pages
-
-    def signature(self) -> dict[str, object]:
-        """Everything about the engine that changes what the pipeline writes (it keys the
-        result cache). Subclasses add their own settings."""
-        fn = self.slugify
-        return {"engine": type(self).__qualname__, "name": self.name,
-                "features": sorted(self.features), "raw_html_ids": self.raw_html_ids,
-                "heading_attrs": self.heading_attrs,
-                "slugify": fn and f"{getattr(fn, '__module__', '')}."
-                                  f"{getattr(fn, '__qualname__', repr(fn))}"}
 
     def page_url(self, doc_path: str) -> str:
         """URL of a page of the host docs tree, relative to the site root."""

@@ -102,6 +102,19 @@ def run_git(args: Sequence[str], *, cwd: Path | None = None, env: Mapping[str, s
     return proc
 
 
+def git_object(repo: Path, kind: str, oid: str) -> bytes:
+    """The raw bytes of object ``oid`` of type ``kind`` (``git cat-file <kind> <oid>``), for
+    hashing: text decoding would change bytes that are not UTF-8."""
+    cmd = [git_executable(), "cat-file", kind, oid]
+    proc = subprocess.run(  # noqa: S603 - an argument list, never a shell
+        cmd, cwd=repo, env=git_env(), capture_output=True, timeout=GIT_TIMEOUT,
+        stdin=subprocess.DEVNULL, check=False)
+    if proc.returncode != 0:
+        raise GitError(f"reading {kind} {oid} failed",
+                       stderr=scrub(proc.stderr.decode("utf-8", "replace").strip()))
+    return proc.stdout
+
+
 SHA_RE = re.compile(r"^[0-9a-f]{40}$")
 
 

@@ -26,12 +26,15 @@ class RepoTree:
     """
 
     def __init__(self, entries: dict[str, EntryKind], blobs: dict[str, str] | None = None,
-                 modes: dict[str, str] | None = None,
-                 stats: dict[str, tuple[int, int]] | None = None) -> None:
+                 modes: dict[str, str] | None = None, *,
+                 objects: dict[str, tuple[str, str]] | None = None,
+                 commit_object: bytes = b"") -> None:
         self.entries = entries
         self.blobs = blobs or {}  #: path -> git blob id, where known
         self.modes = modes or {}
-        self.stats = stats or {}  #: path -> (size, mtime_ns) when the file was fetched
+        #: every tree entry (submodules too): path -> (mode, object id), for integrity checks
+        self.objects = objects or {}
+        self.commit_object = commit_object  #: the raw commit object, where known
 
     def kind(self, path: str) -> EntryKind | None:
         if path in ("", "."):

@@ -25,8 +25,6 @@ from .errors import Diagnostic, FetchError, Severity
 from .lock import Lock, LockEntry, load_lock, pin_for
 from .model import Checkout, Section
 from .plugins import Hooks, make_plugin_manager
-from .resultcache import ResultCache, result_key
-from .resultcache import load as load_results
 from .scancache import ScanCache
 
 log = logging.getLogger("miles_docs")
@@ -108,57 +106,36 @@ def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
     max_bytes = config.max_page_size << 20
     timings: dict[str, float] = {}
 
-    # Fetch (or find in the cache) and verify every checkout.
-    checkouts = _in_parallel(config, lambda s: _fetch(s, pins[s.name], ctx, verify_entry)[0])
-    timings["fetch"] = time.perf_counter() - t0
+    # Fetch (or find in the cache), verify against the pin and collect every source.
+    def fetch_and_collect(checkout: Checkout) -> Section:
+        verify_entry(checkout)
+        return collect(checkout, ctx.report, max_page_bytes=max_bytes)
+
+    def collect_source(source: SourceConfig) -> Section:
+        return _fetch(source, pins[source.name], ctx, fetch_and_collect)[1]
 
     writable = use_scan_cache and _cache_writable(cache)
     site = hashlib.sha256(str(config.config_file or config.base_dir).encode()).hexdigest()[:12]
-    key = result_key(config, engine, hooks, checkouts) if use_scan_cache else None
-    results = ResultCache(cache.root / "results" / f"{engine.name}-{site}.json"
-                          if writable else None)
-    stored = results.get(key) if key else None
-    sections: dict[str, Section] | None = None
-    if stored is not None:
-        try:
-            sections = load_results(stored, checkouts)
-        except (KeyError, TypeError, ValueError):
-            sections = None
-    if sections is not None:
-        ctx.sections = sections
-        timings["reused"] = 1.0
-    else:
-        def collect_source(source: SourceConfig) -> Section:
-            def work(checkout: Checkout) -> Section:
-                return collect(checkout, ctx.report, max_page_bytes=max_bytes)
-
-            try:
-                return work(checkouts[source.name])
-            except CacheEntryInvalid:  # changed since it was verified: fetch it again
-                ctx.cache.discard(checkouts[source.name].root.parent)
-                return _fetch(source, pins[source.name], ctx, work)[1]
-
-        sections = _in_parallel(config, collect_source)
-        ctx.sections = sections
-        if use_scan_cache:
-            ctx.scans = ScanCache(cache.root / "scans" / f"{engine.name}-{site}.json"
-                                  if writable else None)
-        t1 = time.perf_counter()
-        for section in sections.values():
-            for page in section.pages.values():
-                hooks.prepare_page(page, ctx)
-        for section in sections.values():
-            for page in section.pages.values():
-                hooks.transform_page(page, ctx)
-        timings["transform"] = time.perf_counter() - t1
-        for section in sections.values():
-            nav = hooks.build_nav(section, ctx)
-            section.nav = nav if nav is not None else []
-            section.diagnostics.extend(hooks.collect_diagnostics(section, ctx))
-        if ctx.scans is not None:
-            ctx.scans.save()
-        if key:
-            results.put(key, sections)
+    sections = _in_parallel(config, collect_source)
+    timings["fetch"] = time.perf_counter() - t0
+    ctx.sections = sections
+    if use_scan_cache:
+        ctx.scans = ScanCache(cache.root / "scans" / f"{engine.name}-{site}.json"
+                              if writable else None)
+    t1 = time.perf_counter()
+    for section in sections.values():
+        for page in section.pages.values():
+            hooks.prepare_page(page, ctx)
+    for section in sections.values():
+        for page in section.pages.values():
+            hooks.transform_page(page, ctx)
+    timings["transform"] = time.perf_counter() - t1
+    for section in sections.values():
+        nav = hooks.build_nav(section, ctx)
+        section.nav = nav if nav is not None else []
+        section.diagnostics.extend(hooks.collect_diagnostics(section, ctx))
+    if ctx.scans is not None:
+        ctx.scans.save()
     for name in lock.stale(config):
         first = next(iter(sections.values()))
         first.diagnostics.append(Diagnostic(

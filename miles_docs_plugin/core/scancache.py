@@ -1,15 +1,24 @@
 """A persistent cache of what parsing a page finds, keyed by the page content.
 
 Scanning a page for links and headings, and finding where its code blocks are, are pure
-functions of the page text (and :data:`SCANNER_VERSION`), so a warm build reuses them for every
+functions of the page text and of the code that parses it, so a warm build reuses them for every
 unchanged page instead of parsing it again: this is what keeps a warm build's overhead small.
 The cache is one JSON file per engine and site in the cache root, read once, decoded entry by
 entry on use, and rewritten atomically only when something was added or dropped.
+
+It verifies what it returns. The cache root may be shared (a CI cache) and written by others,
+and a forged scan could hide a link from the link rules, so the file carries an HMAC under a
+key that lives outside the cache (:func:`secret_key`, in the user's state folder, readable only
+by its owner); a file whose MAC does not match is ignored as if it did not exist. The file is
+also tied to the exact code that wrote it: the scanner version, the markdown-it-py version and
+a digest of this package's source files (:func:`code_version`).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import hmac
 import json
 import os
 import tempfile
@@ -24,19 +33,80 @@ T = TypeVar("T")
 Scanner = Callable[..., ScanResult]
 
 
+KEY_ENV = "MILES_DOCS_STATE"  #: where the cache key lives (default: the user state folder)
+
+
+@functools.lru_cache(maxsize=1)
+def code_version() -> str:
+    """What a cached scan depends on besides the page: the scanner, markdown-it-py and the
+    source of this package (any edit of the code invalidates every entry)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        mdit = version("markdown-it-py")
+    except PackageNotFoundError:  # pragma: no cover - it is a dependency
+        mdit = "?"
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return f"{SCANNER_VERSION}:{mdit}:{digest.hexdigest()[:16]}"
+
+
+def secret_key() -> bytes | None:
+    """The key that authenticates cache files, created on first use (``0600``, outside the
+    cache root); None when it cannot be kept (then nothing is cached)."""
+    folder = os.environ.get(KEY_ENV)
+    if folder:
+        base = Path(folder).expanduser()
+    else:
+        import platformdirs
+
+        base = Path(platformdirs.user_state_dir("miles-docs", appauthor=False))
+    path = base / "cache.key"
+    try:
+        data = path.read_bytes()
+        if len(data) >= 32:
+            return data
+    except OSError:
+        pass
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(os.urandom(32))
+        return path.read_bytes()
+    except FileExistsError:
+        try:
+            return path.read_bytes() or None
+        except OSError:
+            return None
+    except OSError:
+        return None
+
+
+def _mac(key: bytes, payload: bytes) -> str:
+    return hmac.new(key, payload, hashlib.sha256).hexdigest()
+
+
 class ScanCache:
     def __init__(self, path: Path | None) -> None:
-        self.path = path
+        self.key = secret_key() if path is not None else None
+        self.path = path if self.key is not None else None
+        self.version = code_version()
         self.raw: dict[str, Any] = {}  #: key -> JSON form, as read
         self.decoded: dict[str, Any] = {}  #: key -> object, for the keys used in this build
         self.fresh: dict[str, Callable[[Any], Any]] = {}  #: computed now: key -> its dumper
         self.dirty = False
-        if path is not None:
+        if self.path is not None and self.key is not None:
             try:
-                with open(path, encoding="utf-8") as fh:
-                    data = json.load(fh)
-                if isinstance(data, dict) and data.get("version") == SCANNER_VERSION:
-                    self.raw = dict(data["entries"])
+                with open(self.path, "rb") as fh:
+                    mac, _, payload = fh.read().partition(b"\n")
+                if hmac.compare_digest(mac.decode("ascii", "replace"), _mac(self.key, payload)):
+                    data = json.loads(payload)
+                    if isinstance(data, dict) and data.get("version") == self.version:
+                        self.raw = dict(data["entries"])
             except (OSError, KeyError, TypeError, ValueError):
                 self.raw = {}
 
@@ -79,9 +149,11 @@ class ScanCache:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".scan-", suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"version": SCANNER_VERSION, "entries": entries}, fh,
-                          separators=(",", ":"))
+            payload = json.dumps({"version": self.version, "entries": entries},
+                                 separators=(",", ":")).encode("utf-8", "surrogatepass")
+            assert self.key is not None
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(_mac(self.key, payload).encode("ascii") + b"\n" + payload)
             os.replace(tmp, self.path)
         except OSError:
             # A cache that cannot be written only costs speed.
