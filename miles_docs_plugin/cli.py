@@ -28,6 +28,7 @@ from .core.context import Engine
 from .core.errors import Diagnostic, LockError, MilesDocsError, Severity
 from .core.git import GitError, history, resolve_ref
 from .core.lock import LockEntry, load_lock, set_entry
+from .core.mounts import collision_error, mount_collisions
 from .core.pipeline import build, fetch_pin
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -223,6 +224,12 @@ def _host_pages(config: Config) -> tuple[set[str] | None, list[Diagnostic]]:
         rel = path.relative_to(docs).as_posix()
         if path.suffix in suffixes and not rel.startswith(("_build/", *mounts)):
             pages.add(rel)
+    for source in config.sources:
+        clash = mount_collisions(source.mount, pages)
+        if clash:
+            error = collision_error(source.name, source.mount, clash, "")
+            findings.append(Diagnostic(source.name, str(config.config_file or "config"), None,
+                                       "mount", error.message, Severity.ERROR))
     return pages, findings
 
 

@@ -15,7 +15,6 @@ Events (MkDocs 1.6):
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -35,9 +34,18 @@ from .core.anchors import PageSlugger
 from .core.blocks import CALLOUTS, Component, code_group_parts, escape_inline
 from .core.config import CONFIG_FILE, Config, load_config, parse_config
 from .core.context import Engine
-from .core.errors import MilesDocsError, Severity
+from .core.errors import Diagnostic, MilesDocsError, Severity
 from .core.model import NavGroup, NavItem, NavLink, NavPage, Page, Section
+from .core.mounts import collision_error, mount_collisions
 from .core.pipeline import BuildResult, build
+from .core.sandbox import (
+    escape_snippet_markers,
+    report_line,
+    safe_meta,
+    safe_source,
+    safe_title,
+)
+from .core.sanitize import sanitize_html
 
 log = get_plugin_logger("miles-docs")
 CSS_URI = f"_miles_docs/{BANNER_CSS.name}"  # a folder of its own: no host file is shadowed
@@ -146,15 +154,20 @@ def enable_extensions(config: MkDocsConfig) -> list[str]:
 
 
 def _nav_config(items: list[NavItem], section: Section) -> list[Any]:
+    """The section's nav in MkDocs' syntax. Titles come from upstream (front matter, folder
+    names) and MkDocs themes print nav titles as HTML, so they are escaped; a page without one
+    gets its front matter title here (MkDocs strips tags from a title it takes from a heading)."""
     out: list[Any] = []
     for item in items:
         if isinstance(item, NavPage):
             path = section.host_path(item.path)
-            out.append({item.title: path} if item.title else path)
+            page = section.pages.get(item.path)
+            title = item.title or (page.title if page else None)
+            out.append({safe_title(title): path} if title else path)
         elif isinstance(item, NavLink):
-            out.append({item.title: item.url})
+            out.append({safe_title(item.title): item.url})
         elif isinstance(item, NavGroup):
-            out.append({item.title: _nav_config(item.children, section)})
+            out.append({safe_title(item.title): _nav_config(item.children, section)})
     return out
 
 
@@ -225,10 +238,13 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         self.result = result
         self._report(result)
         self.by_host_path.clear()
+        snippets = "pymdownx.snippets" in config.markdown_extensions
         for section in result.sections.values():
             for page in section.pages.values():
                 host = section.host_path(page.path)
-                files.append(File.generated(config, host, content=page.content))
+                content = (self._sandboxed(section, page, snippets) if section.source.sandboxed
+                           else page.content)
+                files.append(File.generated(config, host, content=content))
                 self.by_host_path[host] = (section, page)
             for asset in section.assets.values():
                 files.append(File.generated(config, section.host_path(asset.path),
@@ -239,18 +255,34 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         self._extend_nav(files, config, result)
         return files
 
+    def _sandboxed(self, section: Section, page: Page, snippets: bool) -> str:
+        """The page as MkDocs may see it when its source is untrusted: front matter reduced to
+        escaped ``title``/``description`` and ``hide`` (themes print them unescaped; ``template``
+        or ``icon`` would pick host templates), ``render_macros: false`` (mkdocs-macros leaves
+        the page's ``{{ }}`` as text) and, with pymdownx.snippets, ``--8<--`` lines made literal
+        (they would publish host files)."""
+        meta = {**safe_meta(page.meta, ("title", "description", "hide")),
+                "render_macros": False}
+        content = safe_source(page, meta)
+        if snippets:
+            content, _ = escape_snippet_markers(content)
+            _, lines = escape_snippet_markers(page.text)
+            for line in lines:
+                log.warning(Diagnostic(
+                    section.source.name, section.repo_path(page.path), line, "sandbox",
+                    "a pymdownx.snippets line would include a file of the host; it is shown as "
+                    "text (`trust: full` on the source allows it)").format())
+        return content
+
     def _check_mounts(self, files: Files, config: MkDocsConfig, core: Config) -> None:
+        host = [f.src_uri for f in files]
         for source in core.sources:
-            prefix = source.mount + "/"
-            clash = sorted(f.src_uri for f in files if f.src_uri.startswith(prefix)
-                           or f.src_uri == source.mount)
+            clash = mount_collisions(source.mount, host)
             if clash:
-                shown = ", ".join(posixpath.join(Path(config.docs_dir).name, c) for c in clash[:3])
-                more = f" and {len(clash) - 3} more" if len(clash) > 3 else ""
-                raise PluginError(
-                    f"[miles-docs] {core.config_file or 'config'}: source {source.name!r} mounts "
-                    f"at {source.mount!r}, but the host already has {shown}{more}. Nothing was "
-                    f"overwritten; set `mount:` to a free folder or move those host pages.")
+                error = collision_error(source.name, source.mount, clash,
+                                        str(core.config_file or "config"),
+                                        Path(config.docs_dir).name)
+                raise PluginError(f"[miles-docs] {error}")
 
     def _report(self, result: BuildResult) -> None:
         errors = []
@@ -307,6 +339,22 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         if info.get("edit_url"):
             page.edit_url = info["edit_url"]
         return None
+
+    @event_priority(100)  # before other plugins (and the search index) see the page
+    def on_page_content(self, html_text: str, *, page: MkPage, config: MkDocsConfig,
+                        files: Files) -> str | None:
+        hit = self.by_host_path.get(page.file.src_uri)
+        if hit is None or not hit[0].source.sandboxed:
+            return None
+        section, core_page = hit
+        clean, removed = sanitize_html(html_text)
+        for item in removed:
+            log.warning(Diagnostic(
+                section.source.name, section.repo_path(core_page.path),
+                report_line(core_page, [item.needle]), "sandbox",
+                f"removed the {item.what} from the rendered page (untrusted source; "
+                "`trust: full` keeps it)").format())
+        return clean
 
     @event_priority(-100)  # after the search plugins indexed the page: the banner is not content
     def on_page_context(self, context: Any, *, page: MkPage, config: MkDocsConfig,

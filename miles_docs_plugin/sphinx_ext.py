@@ -53,7 +53,11 @@ from .core.config import CONFIG_FILE, Config, load_config, parse_config
 from .core.context import Engine
 from .core.errors import MilesDocsError, Severity
 from .core.model import NavGroup, NavItem, NavLink, NavPage, Section
+from .core.mounts import collision_error, mount_collisions
 from .core.pipeline import BuildResult, build
+from .core.sandbox import safe_title, tagless
+from .sphinx_sandbox import SandboxedMystParser, SandboxInfo
+from .sphinx_sandbox import on_doctree_read as sandbox_doctree_read
 
 logger = logging.getLogger(__name__)
 
@@ -380,12 +384,20 @@ def _host_pages(app: Sphinx, mounts: list[str]) -> set[str]:
 def on_builder_inited(app: Sphinx) -> None:
     core = _core_config(app)
     srcdir = Path(app.srcdir)
-    engine = SphinxEngine(app, _host_pages(app, [s.mount for s in core.sources]))
+    host_pages = _host_pages(app, [s.mount for s in core.sources])
+    for source in core.sources:
+        clash = mount_collisions(source.mount, host_pages)
+        if clash:
+            error = collision_error(source.name, source.mount, clash,
+                                    str(core.config_file or "config"))
+            raise ExtensionError(f"[miles-docs] {error}")
+    engine = SphinxEngine(app, host_pages)
     try:
         result = build(core, engine, progress=lambda m: logger.info("[miles-docs] %s", m))
     except MilesDocsError as exc:
         raise ExtensionError(f"[miles-docs] {exc}") from None
     state = State()
+    sandbox: dict[str, SandboxInfo] = {}
     _report(result)
     for section in result.sections.values():
         folder = GeneratedFolder(srcdir, section)
@@ -397,6 +409,14 @@ def on_builder_inited(app: Sphinx) -> None:
             docname = _docname(section, page.path)
             if docname == index_doc:
                 content = _with_toctree(content, page.body_start, toctrees(section, docname))
+            if section.source.sandboxed:
+                # no front matter reaches MyST (html_meta, myst: options, substitutions);
+                # blank lines keep the line numbers of the upstream page
+                content = "\n" * page.body_line + content[page.body_start:]
+                repo_path = section.aliases.get(page.path) or section.repo_path(page.path)
+                sandbox[docname] = SandboxInfo(
+                    f"{section.source.display}:{section.repo_path(page.path)}",
+                    str(section.checkout.root / repo_path), str(folder.root))
             files[page.dest] = content.encode("utf-8")
             description = page.meta.get("description")
             state.pages[docname] = PageInfo(page.title, page.extra.get("provenance") or {},
@@ -419,6 +439,7 @@ def on_builder_inited(app: Sphinx) -> None:
                                                  checkout.commit or section.source.ref)
         state.pins[section.source.name] = checkout.commit
     app.env.miles_docs_state = state  # type: ignore[attr-defined]
+    app.env.miles_docs_sandbox = sandbox  # type: ignore[attr-defined]
 
 
 def _report(result: BuildResult) -> None:
@@ -477,7 +498,8 @@ def on_doctree_read_titles(app: Sphinx, doctree: nodes.document) -> None:
     info = _state(app).pages.get(app.env.docname)
     if info is None or not info.title:
         return
-    title = nodes.title(info.title, info.title)
+    text = tagless(info.title)  # themes print a title's text raw (sphinx-book-theme)
+    title = nodes.title(text, text)
     app.env.titles[app.env.docname] = title
     app.env.longtitles[app.env.docname] = title
 
@@ -496,10 +518,10 @@ def on_html_page_context(app: Sphinx, pagename: str, templatename: str,
     for key in ("source_repo", "source_commit", "source_path", "source_url"):
         context[key] = prov.get(key)
     if info.title:
-        context["title"] = info.title
+        # templates take ``title`` as HTML (Sphinx renders it from the title node)
+        context["title"] = safe_title(info.title)
     if info.description:
-        tag = ('<meta name="description" content="'
-               + info.description.replace("&", "&amp;").replace('"', "&quot;") + '" />\n')
+        tag = f'<meta name="description" content="{safe_title(info.description)}" />\n'
         context["metatags"] = context.get("metatags", "") + tag
     view = _current_blob_url(app, prov)
     if view:
@@ -576,6 +598,9 @@ def on_builder_inited_static(app: Sphinx) -> None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("myst_parser")
+    # MyST with the sandbox for pages of untrusted sources (see sphinx_sandbox)
+    app.add_source_parser(SandboxedMystParser, override=True)
+    app.connect("doctree-read", sandbox_doctree_read, priority=100)  # before the collectors
     app.add_css_file(BANNER_CSS.name)
     app.connect("builder-inited", on_builder_inited_static)
     app.add_config_value("miles_docs_config", CONFIG_FILE, "env", types=[str])

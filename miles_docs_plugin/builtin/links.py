@@ -30,7 +30,7 @@ from urllib.parse import unquote
 
 from .. import hookimpl
 from ..core.errors import Severity
-from ..core.markdown import LinkRef, escape_destination, rewrite
+from ..core.markdown import LINK_ATTRS, LinkRef, escape_destination, rewrite
 from ..core.model import (
     AnchorTarget,
     Asset,
@@ -44,13 +44,13 @@ from ..core.model import (
     Target,
     UnresolvedTarget,
 )
+from ..core.sanitize import UNSAFE_SCHEMES, unsafe_url, url_scheme
 from ..core.urls import web_link
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext
 
 SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
-UNSAFE_SCHEMES = {"javascript", "vbscript", "data", "file"}
 INDEX_NAMES = ("index.md", "README.md", "readme.md", "index.mdx")
 
 
@@ -170,16 +170,23 @@ def _other_source(url: str, ctx: BuildContext) -> Target | None:
 def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | None:
     section = _section_of(page, ctx)
     url = link.dest.strip()
+    # The scheme as a browser reads it (``java&#9;script:`` is javascript:).
+    seen = url_scheme(url)
+    if seen in UNSAFE_SCHEMES:
+        attr = "src" if link.kind == "image" else (link.attr or "href")
+        if not unsafe_url(url, attr):
+            return ExternalTarget(url)
+        return UnresolvedTarget(f"{seen}: links are not allowed ({url[:40]!r}"
+                                + (f" in the {link.attr} attribute of <{link.tag}>"
+                                   if link.kind == "html" else "") + ")",
+                                "the link was made inert", unsafe=True)
+    if link.kind == "html" and link.attr not in LINK_ATTRS:
+        return ExternalTarget(url)  # other URL attributes are only checked, never rewritten
     if url.startswith("#"):
         return AnchorTarget(unquote(url[1:]))
     m = SCHEME_RE.match(url)
     if m:
         scheme = m.group(1).lower()
-        if scheme in UNSAFE_SCHEMES:
-            if scheme == "data" and link.attr == "src" and url[5:].lower().startswith("image/"):
-                return ExternalTarget(url)
-            return UnresolvedTarget(f"{scheme}: links are not allowed ({url[:40]})",
-                                    "the link was made inert", unsafe=True)
         if scheme in ("http", "https"):
             return _host_target(url, ctx) or _other_source(url, ctx) or ExternalTarget(url)
         return ExternalTarget(url)

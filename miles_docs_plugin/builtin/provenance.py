@@ -76,9 +76,12 @@ def banner_text(section: Section, page: Page, info: dict[str, Any]) -> str | Non
     if setting is False:
         return None
     if isinstance(setting, str):
-        fields = {"repo": info["source_repo"], "path": info["source_path"],
-                  "commit": info["source_commit"] or "local", "short": info["source_short"],
-                  "url": info["source_url"] or info["source_repo_url"], "name": info["source_name"]}
+        # The values are upstream text (file names) placed into HTML: escaped.
+        fields = {key: html.escape(str(value), quote=True) for key, value in {
+            "repo": info["source_repo"], "path": info["source_path"],
+            "commit": info["source_commit"] or "local", "short": info["source_short"],
+            "url": info["source_url"] or info["source_repo_url"],
+            "name": info["source_name"]}.items()}
         try:
             return setting.format(**fields)
         except (KeyError, IndexError, ValueError):

@@ -157,6 +157,22 @@ def verify_entry(checkout: Checkout) -> None:
             verify_file(checkout, path)
 
 
+#: Characters no file name of a section may hold: control characters (a newline in a name
+#: would end a toctree entry or a YAML line) and the characters that make markup in HTML.
+BAD_NAME_RE = re.compile(r'[\x00-\x1f\x7f<>"]')
+MAX_NAME_BYTES = 200
+
+
+def name_problem(path: str) -> str | None:
+    """Why the engines cannot carry the file name ``path`` safely, or None."""
+    if BAD_NAME_RE.search(path):
+        return 'has a control character or one of < > " in its name'
+    if any(len(part.encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES
+           for part in path.split("/")):
+        return f"has a name longer than {MAX_NAME_BYTES} bytes"
+    return None
+
+
 def page_dest(path: str) -> str:
     root, ext = posixpath.splitext(path)
     return root + ".md" if ext.lower() in PAGE_SUFFIXES else path
@@ -179,6 +195,11 @@ def collect(checkout: Checkout, ctx_report: Any, *, max_page_bytes: int) -> Sect
     prefix = docs + "/"
     for repo_path in sorted(checkout.tree.files_under(docs)):
         rel = repo_path[len(prefix):]
+        problem = name_problem(rel)
+        if problem:
+            ctx_report(section, rel, None, "name", f"{rel!r} {problem}; skipped (rename it "
+                       "upstream)")
+            continue
         kind = checkout.tree.kind(repo_path)
         read_path = repo_path
         if kind == "link":

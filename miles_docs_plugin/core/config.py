@@ -112,6 +112,11 @@ SOURCE_FIELDS: tuple[FieldSpec, ...] = (
               "Where the section goes in the host navigation: `end`, `start`, or `none` "
               "(the section is built but you place it yourself).",
               check=lambda v: v in ("end", "start", "none")),
+    FieldSpec("trust", "string", "untrusted",
+              "`untrusted`: injected pages are sandboxed (no file reads, includes, code, raw "
+              "directives, scripts or unsafe URLs; see Security). `full`: the upstream is "
+              "treated like the host's own pages.",
+              check=lambda v: v is None or v in ("untrusted", "full")),
 )
 
 TOP_FIELDS: tuple[FieldSpec, ...] = (
@@ -157,6 +162,11 @@ class SourceConfig:
     local: Path | None
     banner: bool | str
     placement: str
+    trust: str = "untrusted"  #: ``untrusted`` (sandboxed pages) or ``full``
+
+    @property
+    def sandboxed(self) -> bool:
+        return self.trust != "full"
 
     @property
     def display(self) -> str:
@@ -277,6 +287,7 @@ def _parse_source(raw: Any, index: int, config_file: Path | None, base_dir: Path
         local=local,
         banner=banner,
         placement=raw.get("placement") or "end",
+        trust=raw.get("trust") or "untrusted",
     )
 
 

@@ -28,18 +28,22 @@ if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
 #: Bumped whenever scan results change for the same input (it keys the scan cache).
-SCANNER_VERSION = "1"
+SCANNER_VERSION = "2"
 
-HTML_TAG_RE = re.compile(
-    r"<(?P<name>[A-Za-z][A-Za-z0-9-]*)(?P<attrs>(?:\s+[^\s\"'>/=]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|"
-    r"[^\s\"'=<>`]+))?)*)\s*/?>",
-)
-HTML_ATTR_RE = re.compile(
-    r"(?P<name>[^\s\"'>/=]+)(?:\s*=\s*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'|(?P<uq>[^\s\"'=<>`]+)))?"
-)
 HTML_COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 RAW_BLOCK_RE = re.compile(r"^\s*<(pre|script|style|textarea)[\s>]", re.I)
+#: The attributes of a start tag, as the standard library's HTML parser reads them (its own
+#: pattern), with the span of each value.
+TAG_ATTR_RE = re.compile(
+    r"((?<=[\'\"\s/])[^\s/>][^\s/=>]*)(?:\s*=+\s*(?:'(?P<sq>[^']*)'|\"(?P<dq>[^\"]*)\"|"
+    r"(?![\'\"])(?P<uq>[^>\s]*)))?(?:\s|/(?!>))*")
+#: Attributes whose value is a URL: ``href``/``src`` are resolved as links; the others are
+#: only checked for dangerous schemes (see :mod:`.sanitize`).
 LINK_ATTRS = {"href", "src"}
+URL_ATTRS = LINK_ATTRS | {
+    "action", "formaction", "xlink:href", "data", "poster", "background", "cite", "longdesc",
+    "usemap", "codebase", "classid", "profile", "manifest", "icon", "lowsrc", "dynsrc", "ping",
+    "archive", "xml:base"}
 ID_ATTRS = {"id", "name"}
 
 
@@ -227,17 +231,15 @@ class _Collector:
 
     def _html(self, fragment: str, base: int) -> None:
         masked = HTML_COMMENT_RE.sub(lambda m: " " * len(m.group(0)), fragment)
-        for tag in HTML_TAG_RE.finditer(masked):
-            name = tag.group("name").lower()
-            attrs_start = tag.start("attrs")
-            for attr in HTML_ATTR_RE.finditer(tag.group("attrs")):
-                key = attr.group("name").lower()
+        for offset, name, raw in _start_tags(masked):
+            for attr in TAG_ATTR_RE.finditer(raw):
+                key = attr.group(1).lower()
                 group = next((g for g in ("dq", "sq", "uq") if attr.group(g) is not None), None)
                 if group is None:
                     continue
-                a = base + attrs_start + attr.start(group)
+                a = base + offset + attr.start(group)
                 value = attr.group(group)
-                if key in LINK_ATTRS:
+                if key in URL_ATTRS:
                     quote = {"dq": '"', "sq": "'", "uq": ""}[group]
                     self.result.links.append(LinkRef(
                         "html", a, a + len(value), html.unescape(value), self.line(a),
@@ -283,6 +285,28 @@ class _Collector:
             return
         self.result.links.append(LinkRef("definition", j, res.pos, res.str, self.line(j),
                                          angle=raw.startswith("<"), label=label))
+
+
+def _start_tags(fragment: str) -> list[tuple[int, str, str]]:
+    """(offset, tag name, raw text) of every start tag of an HTML fragment, found by the
+    standard library's HTML parser (as a browser tokenizes, not by a pattern)."""
+    from html.parser import HTMLParser
+
+    starts = [0] + [m.end() for m in re.finditer("\n", fragment)]
+    found: list[tuple[int, str, str]] = []
+
+    class Finder(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: Any) -> None:
+            raw = self.get_starttag_text() or ""
+            line, col = self.getpos()
+            found.append((starts[line - 1] + col, tag, raw))
+
+        handle_startendtag = handle_starttag
+
+    finder = Finder(convert_charrefs=True)
+    finder.feed(fragment)
+    finder.close()
+    return found
 
 
 def _wrap_inline(rule: Callable[..., bool], kind: str) -> Callable[..., bool]:

@@ -1,0 +1,191 @@
+"""The last line of defence for untrusted pages: their rendered HTML, sanitised.
+
+Link rules already make dangerous destinations inert in the page source, with the upstream
+``path:line`` (:mod:`..builtin.links`). What reaches the engine's output can still carry markup
+that no link rule sees: attributes added by Markdown extensions (``attr_list``), raw HTML that a
+host extension renders, attributes other than ``href``/``src``. So the adapters pass the
+rendered HTML of every injected page of an untrusted source through :func:`sanitize_html`.
+
+It parses with the standard library's HTML parser and writes the document back from what it
+parsed, so what a browser reads is what was checked:
+
+- every start tag is written from its parsed attributes (quoted, escaped);
+- ``on*`` event attributes are dropped;
+- ``javascript:``, ``vbscript:``, ``file:`` and (except for images) ``data:`` URLs are replaced
+  by ``#`` in every URL-bearing attribute, and an attribute of any other name whose value is
+  such a URL is dropped;
+- ``<script>``, ``<style>``, ``<base>``, ``<meta>``, ``<link>``, ``<object>``, ``<embed>``,
+  ``<applet>``, ``<frame>``/``<frameset>`` and ``srcdoc`` are removed;
+- comments, processing instructions and declarations are removed (browsers and parsers
+  disagree about where some of them end), and a stray ``<`` in text is written as ``&lt;``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+#: Attributes whose value is a URL (or a list of them) in HTML, SVG and MathML.
+URL_ATTRS = frozenset({
+    "href", "src", "action", "formaction", "xlink:href", "data", "poster", "background",
+    "cite", "longdesc", "usemap", "codebase", "classid", "profile", "manifest", "icon",
+    "lowsrc", "dynsrc", "ping", "archive", "xml:base", "srcset", "imagesrcset",
+})
+#: Where ``data:image/...`` is an image, not a document.
+IMAGE_ATTRS = frozenset({"src", "poster", "srcset", "background", "lowsrc"})
+UNSAFE_SCHEMES = ("javascript", "vbscript", "data", "file")
+#: Elements removed with their content.
+DROP_WITH_CONTENT = frozenset({"script", "style"})
+#: Elements removed (their content, if any, is kept).
+DROP_TAGS = frozenset({"base", "meta", "link", "object", "embed", "applet", "frame", "frameset",
+                       "param"})
+DROP_ATTRS = frozenset({"srcdoc"})
+
+_SCHEME_RE = re.compile(r"^([a-z][a-z0-9+.\-]*):")
+_STRIP_RE = re.compile(r"[\t\n\r]")
+_LEADING_RE = re.compile(r"^[\x00-\x20]+")
+#: A rendered page needs the full parse only when one of these occurs in it.
+_SUSPECT_RE = re.compile(
+    r"<\s*/?\s*(?:script|style|base|meta|link|object|embed|applet|frame|param|svg|math|iframe"
+    r"|form|set|animate)\b|\son[a-z]+\s*=|script\s*:|data\s*:|file\s*:|srcdoc|&#|&[a-z]+;",
+    re.IGNORECASE)
+
+
+def url_scheme(value: str) -> str | None:
+    """The scheme a browser sees in ``value`` (entities decoded, tabs and newlines removed)."""
+    cleaned = _LEADING_RE.sub("", _STRIP_RE.sub("", html.unescape(value))).lower()
+    m = _SCHEME_RE.match(cleaned)
+    return m.group(1) if m else None
+
+
+def unsafe_url(value: str, attr: str = "href") -> bool:
+    """Is ``value`` a URL that runs script or reads local files when followed or loaded?"""
+    scheme = url_scheme(value)
+    if scheme not in UNSAFE_SCHEMES:
+        return False
+    if scheme == "data" and attr in IMAGE_ATTRS:
+        rest = _STRIP_RE.sub("", html.unescape(value)).strip().lower()[5:]
+        return not rest.startswith("image/")
+    return True
+
+
+@dataclass
+class Removed:
+    """What the sanitiser took out of a page (for the report)."""
+
+    what: str  #: e.g. ``onerror attribute of <img>``
+    needle: str  #: text to look for in the page source to find the line
+
+
+@dataclass
+class _State:
+    out: list[str] = field(default_factory=list)
+    removed: list[Removed] = field(default_factory=list)
+    skipping: str | None = None  #: inside an element dropped with its content
+
+
+class _Sanitizer(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.s = _State()
+
+    def _tag(self, tag: str, attrs: list[tuple[str, str | None]], close: bool) -> None:
+        if self.s.skipping:
+            return
+        if tag in DROP_WITH_CONTENT:
+            self.s.removed.append(Removed(f"<{tag}> element", f"<{tag}"))
+            if not close:
+                self.s.skipping = tag
+            return
+        if tag in DROP_TAGS:
+            self.s.removed.append(Removed(f"<{tag}> element", f"<{tag}"))
+            return
+        parts = [f"<{tag}"]
+        for name, value in attrs:
+            if name.startswith("on"):
+                self.s.removed.append(Removed(f"{name} attribute of <{tag}>", name))
+                continue
+            if name in DROP_ATTRS:
+                self.s.removed.append(Removed(f"{name} attribute of <{tag}>", name))
+                continue
+            if value is not None:
+                scheme = url_scheme(value)
+                if scheme in UNSAFE_SCHEMES and (name not in URL_ATTRS or unsafe_url(value, name)):
+                    self.s.removed.append(Removed(f"{scheme}: URL in {name} of <{tag}>",
+                                                  value.strip()[:40]))
+                    if name not in URL_ATTRS:
+                        continue
+                    value = "#"
+            if value is None:
+                parts.append(f" {name}")
+            else:
+                parts.append(f' {name}="{html.escape(value, quote=True)}"')
+        parts.append(" />" if close else ">")
+        self.s.out.append("".join(parts))
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._tag(tag, attrs, close=False)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._tag(tag, attrs, close=True)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.s.skipping:
+            if tag == self.s.skipping:
+                self.s.skipping = None
+            return
+        if tag in DROP_TAGS or tag in DROP_WITH_CONTENT:
+            return
+        self.s.out.append(f"</{tag}>")
+
+    def handle_data(self, data: str) -> None:
+        if not self.s.skipping:
+            self.s.out.append(data.replace("<", "&lt;"))
+
+    def handle_entityref(self, name: str) -> None:
+        if not self.s.skipping:
+            self.s.out.append(f"&{name};")
+
+    def handle_charref(self, name: str) -> None:
+        if not self.s.skipping:
+            self.s.out.append(f"&#{name};")
+
+    # Comments, declarations and processing instructions: removed (see the module docs).
+    def handle_comment(self, data: str) -> None:
+        pass
+
+    def handle_decl(self, decl: str) -> None:
+        pass
+
+    def handle_pi(self, data: str) -> None:
+        pass
+
+    def unknown_decl(self, data: str) -> None:
+        pass
+
+
+def sanitize_html(fragment: str) -> tuple[str, list[Removed]]:
+    """``fragment`` without script, event handlers and dangerous URLs; and what was removed.
+
+    A fragment with nothing suspect in it is returned unchanged without being parsed.
+    """
+    if not _SUSPECT_RE.search(fragment):
+        return fragment, []
+    parser = _Sanitizer()
+    parser.feed(fragment)
+    parser.close()
+    return "".join(parser.s.out), parser.s.removed
+
+
+def line_of(text: str, needle: str, start_line: int = 1) -> int | None:
+    """The 1-based line of the first occurrence of ``needle`` in ``text`` (for reports)."""
+    if not needle:
+        return None
+    at = text.find(needle)
+    if at < 0:
+        at = text.lower().find(needle.lower())
+    if at < 0:
+        return None
+    return text.count("\n", 0, at) + start_line
