@@ -156,8 +156,9 @@ def test_a_forged_scan_cache_is_ignored(tmp_path: Path, cache_dir: Path,
 
 # -- engines: a page may contribute page content and nothing else -----------------------------
 
-SECRET = "HOST-SECRET-4b1d"
-TOKEN = "tok-SECRET-9f3c"
+#: single tokens, so that syntax highlighting cannot split them across elements
+SECRET = "HOSTSECRET4b1d"
+TOKEN = "tokSECRET9f3c"
 
 
 def attack_host(tmp_path: Path, engine: str, pages: dict[str, str | bytes], *,
@@ -182,12 +183,13 @@ def attack_host(tmp_path: Path, engine: str, pages: dict[str, str | bytes], *,
 
 
 def published(host: Host) -> str:
-    """Every text file of the build output, concatenated."""
+    """Every file of the build output, concatenated, also with the HTML tags taken out (so
+    text that highlighting splits into elements is found too)."""
     out = []
     for path in sorted(host.out.rglob("*")):
-        if path.is_file() and path.suffix in (".html", ".js", ".json", ".txt", ".xml", ".css",
-                                              ".md", ".csv", ".inv"):
-            out.append(path.read_text("utf-8", errors="replace"))
+        if path.is_file():
+            text = path.read_text("utf-8", errors="replace")
+            out += [text, re.sub(r"<[^>]*>", "", text)]
     return "\n".join(out)
 
 
@@ -396,3 +398,16 @@ def test_names_the_engines_cannot_carry_are_reported_not_built(tmp_path: Path,
     assert (host.out / "diffusion" / "ok.html").exists()
     assert sorted(p.name for p in (host.out / "diffusion").glob("*.html")) == [
         "index.html", "ok.html"]
+
+
+def test_trust_full_gives_the_sandbox_up(tmp_path: Path, cache_dir: Path) -> None:
+    """What `trust: full` means: the page is treated like the host's own (here: it publishes a
+    host file), which is why it is opt-in and documented as such."""
+    page = f"# Trusted\n\n{SPHINX_READS['literalinclude']}\n<b onclick=\"go()\">x</b>\n"
+    host = attack_host(tmp_path, "sphinx", {"docs/attack.md": page},
+                       source_extra="    trust: full\n")
+    with untouched(host):
+        result = host.build()
+    assert result.returncode == 0, result.output
+    assert SECRET in published(host)
+    assert 'onclick="go()"' in host.site().page("diffusion/attack.html").text
