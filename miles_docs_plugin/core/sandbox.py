@@ -33,6 +33,8 @@ SNIPPET_MARKER_RE = re.compile(r"(?m)^([ \t]*)(;*-+8<-+(?:[ \t]+\S.*)?\r?)$")
 #: Front matter values that may reach an engine. Strings are HTML-escaped: themes print
 #: titles and descriptions without escaping them.
 SAFE_TEXT_KEYS = ("title", "description")
+#: libyaml's safe dumper when PyYAML has it (several times faster), else the Python one.
+_DUMPER: type = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 #: Material's ``hide:`` takes these values only.
 HIDE_VALUES = frozenset({"navigation", "toc", "footer", "path", "tags", "feedback"})
 
@@ -81,8 +83,8 @@ def safe_source(page: Page, meta: Mapping[str, Any]) -> str:
     body = page.content[page.body_start:]
     if not meta:
         return "\n" * page.body_line + body if page.body_line else body
-    dumped = yaml.safe_dump(dict(meta), allow_unicode=True, sort_keys=False,
-                            default_flow_style=False, width=1 << 16)
+    dumped = yaml.dump(dict(meta), Dumper=_DUMPER, allow_unicode=True, sort_keys=False,
+                       default_flow_style=False, width=1 << 16)
     lines = dumped.count("\n") + 2  # the two --- lines
     pad = "\n" * max(0, page.body_line - lines)
     return f"---\n{dumped}{pad}---\n{body}"

@@ -53,14 +53,17 @@ def _spaced(word: str) -> str:
 
 #: What every construct the sanitiser removes must contain, as the browser reads it: an element
 #: it drops, an attribute named on* (after white space, "/" or a quote, where attribute names
-#: start), a character reference (which may spell a scheme), one of the schemes (with tabs or
-#: newlines between the letters), or srcdoc. A page without any is returned unparsed; most
-#: rendered pages have none, and the full parse costs about 1 s per MB.
+#: start), a character reference (which may spell a scheme), a scheme at the start of an
+#: attribute value (after its quote or "=", and the spaces and control characters browsers
+#: strip there; tabs and newlines may separate the letters), or srcdoc. A page without any is
+#: returned unparsed: most rendered pages have none (``data:`` in a code block is text), and
+#: the full parse costs about 1 s per MB.
 _SUSPECT_RE = re.compile(
     r"<(?:script|style|base|meta|link|object|embed|applet|frame|param)"
     r"|[\s/\"'\x00]on[a-z]+[\s\x00]*="
     r"|&#|&(?:colon|tab|newline)"
-    r"|" + "|".join(_spaced(w + ":") for w in ("script", "data", "file")) +
+    r"|[\"'=][\x00-\x20]*(?:" + "|".join(_spaced(w) for w in ("javascript", "vbscript", "data",
+                                                              "file")) + r")[\t\n\r]*:"
     r"|srcdoc",
     re.IGNORECASE)
 
@@ -112,7 +115,9 @@ class _Sanitizer(HTMLParser):
                 self.s.skipping = tag
             return
         if tag in DROP_TAGS:
-            self.s.removed.append(Removed(f"<{tag}> element", f"<{tag}"))
+            # Mintlify's <Link> component reads as an HTML <link> without rel: nothing to say
+            if not (tag == "link" and not any(name == "rel" for name, _ in attrs)):
+                self.s.removed.append(Removed(f"<{tag}> element", f"<{tag}"))
             return
         parts = [f"<{tag}"]
         for name, value in attrs:

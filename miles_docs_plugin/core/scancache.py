@@ -36,6 +36,19 @@ Scanner = Callable[..., ScanResult]
 KEY_ENV = "MILES_DOCS_STATE"  #: where the cache key lives (default: the user state folder)
 
 
+def source_digest(package: Path) -> str:
+    """A digest of every Python file of ``package`` (names and contents)."""
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def version_key(scanner: str, markdown_it: str, source: str) -> str:
+    return f"{scanner}:{markdown_it}:{source}"
+
+
 @functools.lru_cache(maxsize=1)
 def code_version() -> str:
     """What a cached scan depends on besides the page: the scanner, markdown-it-py and the
@@ -46,12 +59,8 @@ def code_version() -> str:
         mdit = version("markdown-it-py")
     except PackageNotFoundError:  # pragma: no cover - it is a dependency
         mdit = "?"
-    package = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes())
-    return f"{SCANNER_VERSION}:{mdit}:{digest.hexdigest()[:16]}"
+    return version_key(SCANNER_VERSION, mdit,
+                       source_digest(Path(__file__).resolve().parent.parent))
 
 
 def secret_key() -> bytes | None:

@@ -1,0 +1,97 @@
+"""The scan cache is the one cache of derived data that remains: every part of its key is
+proved by a test that changes only that part and sees the scan computed again, and a file it
+did not write (or that was changed) is never used."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from miles_docs_plugin.core import scancache
+from miles_docs_plugin.core.markdown import SCANNER_VERSION, ScanResult, scan
+from miles_docs_plugin.core.scancache import ScanCache, source_digest, version_key
+
+PAGE = "# T\n\n[a](a.md)\n"
+
+
+@pytest.fixture(autouse=True)
+def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("MILES_DOCS_STATE", str(tmp_path / "state"))
+    return tmp_path / "state"
+
+
+def fill(path: Path) -> None:
+    cache = ScanCache(path)
+    cache.get(PAGE, 0, scan)
+    cache.save()
+
+
+def scans_again(path: Path, body: str = PAGE, offset: int = 0) -> bool:
+    calls: list[str] = []
+
+    def counting(text: str, line_offset: int = 0) -> ScanResult:
+        calls.append(text)
+        return scan(text, line_offset=line_offset)
+
+    ScanCache(path).get(body, offset, counting)
+    return bool(calls)
+
+
+def test_the_same_page_is_not_scanned_again(tmp_path: Path) -> None:
+    fill(tmp_path / "s.json")
+    assert not scans_again(tmp_path / "s.json")
+
+
+def test_key_page_text(tmp_path: Path) -> None:
+    fill(tmp_path / "s.json")
+    assert scans_again(tmp_path / "s.json", PAGE + "more\n")
+
+
+def test_key_line_offset(tmp_path: Path) -> None:
+    fill(tmp_path / "s.json")
+    assert scans_again(tmp_path / "s.json", offset=3)
+
+
+@pytest.mark.parametrize("part", ["scanner", "markdown-it-py", "package source"])
+def test_key_code_version(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, part: str) -> None:
+    fill(tmp_path / "s.json")
+    now = scancache.code_version().split(":")
+    changed = {"scanner": [SCANNER_VERSION + "x", now[1], now[2]],
+               "markdown-it-py": [now[0], "0.0.1", now[2]],
+               "package source": [now[0], now[1], "0" * 16]}[part]
+    monkeypatch.setattr(scancache, "code_version", lambda: version_key(*changed))
+    assert scans_again(tmp_path / "s.json")
+
+
+def test_the_source_digest_sees_every_edit_of_the_package(tmp_path: Path) -> None:
+    package = Path(scancache.__file__).resolve().parent.parent
+    copy = tmp_path / "pkg"
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = source_digest(copy)
+    assert before == source_digest(package)
+    target = copy / "builtin" / "links.py"
+    target.write_text(target.read_text() + "\n# one more line\n")
+    assert source_digest(copy) != before
+
+
+def test_a_file_written_under_another_key_or_edited_is_not_used(tmp_path: Path,
+                                                                state: Path) -> None:
+    fill(tmp_path / "s.json")
+    data = (tmp_path / "s.json").read_bytes()
+    (tmp_path / "s.json").write_bytes(data.replace(b"a.md", b"b.md"))
+    assert scans_again(tmp_path / "s.json")
+    fill(tmp_path / "s.json")
+    (state / "cache.key").write_bytes(b"k" * 32)  # another machine's (or user's) key
+    assert scans_again(tmp_path / "s.json")
+
+
+def test_no_key_no_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    monkeypatch.setenv("MILES_DOCS_STATE", str(blocked / "state"))  # cannot be created
+    cache = ScanCache(tmp_path / "s.json")
+    cache.get(PAGE, 0, scan)
+    cache.save()
+    assert not (tmp_path / "s.json").exists()
