@@ -591,10 +591,9 @@ def _pipeline_note(static: Host | None) -> str:
     t = static.pipeline_timings if static is not None else {}
     if not t.get("total"):
         return ""
-    parts = ", ".join(f"{k} {v:.2f}s" for k, v in t.items() if k not in ("total", "reused"))
-    reused = " (transformed pages reused from the result cache)" if t.get("reused") else ""
+    parts = ", ".join(f"{k} {v:.2f}s" for k, v in t.items() if k != "total")
     return (f"; the warm pipeline alone, measured in-process, takes {t['total']:.2f}s"
-            f"{reused}" + (f": {parts}" if parts else ""))
+            + (f": {parts}" if parts else ""))
 
 
 def _fetch_speedup(sources: Any, commits: dict[str, str], scratch: Path, workers: int,
