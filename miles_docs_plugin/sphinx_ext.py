@@ -66,6 +66,8 @@ STATE = ".miles-docs-state.json"  #: what sync() wrote last time (lets it skip r
 #: Repository-file links are written as ``miles-docs-pin:<source>/<blob|tree>/<path>`` and
 #: turned into permalinks at write time, so moving the pin does not change the page sources.
 PIN_SCHEME = "miles-docs-pin"
+#: A link that leads nowhere (reported already): ``#`` in the written page.
+INERT_LINK = f"{PIN_SCHEME}:#"
 #: Mintlify callout kind -> docutils admonition
 SPHINX_KINDS = {"info": "important", "success": "hint"}
 
@@ -87,9 +89,26 @@ class SphinxEngine(Engine):
         if isinstance(func, str):
             func = SLUG_PRESETS.get(func, github_slugify)
         self.slugify = func or github_slugify
+        # the host's depth: MyST gives deeper headings no anchor (set to 6 when it was off)
+        self.heading_depth = int(getattr(app.config, "myst_heading_anchors", 0) or 6)
+        self.heading_depth_setting = "myst_heading_anchors"
 
     def repo_link(self, source: str, kind: str, path: str, url: str) -> str:
         return f"{PIN_SCHEME}:{source}/{kind}/{path}"
+
+    def doc_link(self, from_doc: str, to_doc: str, *, page: bool) -> str:
+        rel = posixpath.relpath(to_doc, posixpath.dirname(from_doc) or ".")
+        if not page or not re.search(r"[#%]", rel):
+            return rel  # MyST reads the path as written (it does not percent-decode it)
+        # MyST cuts a path at its first '#' and reads '%' as an escape, so `a#b.md` and
+        # `50%.md` cannot be named there: link to the written URL (already quoted by Sphinx),
+        # filled in at write time
+        return f"{PIN_SCHEME}:url/{self.url_from(from_doc, self.page_url(to_doc))}"
+
+    def inert_link(self) -> str:
+        # MyST would report `#` once more ("cross-reference target not found: ''") on the
+        # generated copy; the link is already reported at its upstream place
+        return INERT_LINK
 
     def fence_info(self, info: str) -> str:
         if info.split()[:1] == ["mermaid"]:
@@ -571,6 +590,12 @@ def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> N
     for ref in doctree.findall(nodes.reference) if info.pin_links else ():
         uri = ref.get("refuri", "")
         if not uri.startswith(prefix):
+            continue
+        if uri == INERT_LINK:
+            ref["refuri"] = "#"
+            continue
+        if uri.startswith(prefix + "url/"):
+            ref["refuri"] = uri[len(prefix + "url/"):]
             continue
         source, kind, rest = [*uri[len(prefix):].split("/", 2), "", ""][:3]
         path, _, anchor = rest.partition("#")

@@ -71,12 +71,15 @@ def _split(url: str) -> tuple[str, str, str | None]:
 
 def find_page(section: Section, rel: str) -> str | None:
     """The page that ``rel`` (a path relative to docs_dir) names, Mintlify-style lookups too."""
+    folder = rel.endswith("/")  # `guide/` is the folder's index, never a sibling guide.md
     rel = rel.strip("/")
     pages = section.pages
-    if rel in pages:
+    if rel in pages and not folder:
         return rel
     if rel == "":
         candidates = list(INDEX_NAMES)
+    elif folder:
+        candidates = [f"{rel}/{name}" for name in INDEX_NAMES]
     else:
         candidates = [rel + ".md", rel + ".mdx"] + [f"{rel}/{name}" for name in INDEX_NAMES]
         if rel.endswith(".html"):
@@ -92,6 +95,7 @@ def _resolve_in_docs(section: Section, rel: str, anchor: str | None,
     page = find_page(section, rel)
     if page is not None:
         return PageTarget(section.source.name, page, anchor)
+    rel = rel.rstrip("/")
     repo_path = section.repo_path(rel) if rel else section.source.docs_dir
     kind = section.checkout.tree.kind(repo_path)
     if kind == "blob" or (kind == "link" and rel in section.aliases):
@@ -210,6 +214,8 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
         return UnresolvedTarget(f"{url} points into .git", "fix the link upstream", unsafe=True)
     if repo_path == docs or repo_path.startswith(docs + "/"):
         rel = repo_path[len(docs) + 1:]
+        if path.endswith("/") and rel:
+            rel += "/"  # normpath dropped it; a trailing slash names a folder
         if not path:
             return PageTarget(section.source.name, page.path, anchor)
         target = _resolve_in_docs(section, rel, anchor, ctx)
@@ -234,9 +240,20 @@ def _anchor(ctx: BuildContext, section: Section, page: Page, target_section: Sec
             target_page: Page, anchor: str | None, link: LinkRef) -> str:
     if not anchor:
         return ""
-    mapped = ctx.anchors(target_section, target_page).resolve(anchor)
+    amap = ctx.anchors(target_section, target_page)
+    mapped = amap.resolve(anchor)
     if mapped is None:
         where = "this page" if target_page is page else target_page.path
+        level = amap.too_deep.get(anchor) or amap.too_deep.get(anchor.lower())
+        if level:
+            depth = ctx.engine.heading_depth
+            setting = ctx.engine.heading_depth_setting or "the heading anchor depth"
+            ctx.report(section, page.path, link.line, "anchor",
+                       f"anchor #{anchor} names a level-{level} heading in {where}, deeper than "
+                       f"the host's {setting} = {depth}, so it has no anchor; the link goes to "
+                       f"the top of the page (raise {setting} to {level} to keep it)",
+                       _severity(ctx))
+            return ""
         ctx.report(section, page.path, link.line, "anchor",
                    f"anchor #{anchor} matches no heading or id in {where}; the link goes to "
                    "the top of the page", _severity(ctx))
@@ -255,7 +272,8 @@ def render(target: Target, link: LinkRef, page: Page, section: Section,
     here = section.host_path(page.path)
     html_ctx = link.kind == "html"
     if isinstance(target, AnchorTarget):
-        return _anchor(ctx, section, page, section, page, target.anchor, link) or "#"
+        return _anchor(ctx, section, page, section, page, target.anchor, link) or (
+            "#" if html_ctx else ctx.engine.inert_link())
     if isinstance(target, PageTarget):
         tsec = ctx.sections[target.source]
         tpage = tsec.pages[target.path]
@@ -263,14 +281,14 @@ def render(target: Target, link: LinkRef, page: Page, section: Section,
         anchor = _anchor(ctx, section, page, tsec, tpage, target.anchor, link)
         if html_ctx:
             return ctx.engine.url_from(here, ctx.engine.page_url(there)) + anchor
-        return _rel(here, there) + anchor
+        return ctx.engine.doc_link(here, there, page=True) + anchor
     if isinstance(target, AssetTarget):
         tsec = ctx.sections[target.source]
         add_asset(tsec, target.path)
         there = tsec.host_path(target.path)
         if html_ctx:
             return ctx.engine.url_from(here, ctx.engine.asset_url(there))
-        return _rel(here, there)
+        return ctx.engine.doc_link(here, there, page=False)
     if isinstance(target, RepoFileTarget):
         url = ctx.engine.repo_link(section.source.name, "tree" if target.is_dir else "blob",
                                    target.path, target.url)
@@ -281,7 +299,7 @@ def render(target: Target, link: LinkRef, page: Page, section: Section,
         anchor = f"#{target.anchor}" if target.anchor else ""
         if html_ctx:
             return ctx.engine.url_from(here, ctx.engine.page_url(target.path)) + anchor
-        return _rel(here, target.path) + anchor
+        return ctx.engine.doc_link(here, target.path, page=True) + anchor
     if isinstance(target, UnresolvedTarget):
         hint = f" ({target.hint})" if target.hint else ""
         ctx.report(section, page.path, link.line, "link", f"{target.reason}{hint}",
@@ -293,7 +311,7 @@ def render(target: Target, link: LinkRef, page: Page, section: Section,
             ref = section.checkout.commit or section.source.ref
             return ctx.engine.repo_link(section.source.name, "blob", target.repo_path,
                                         web_link(web, "blob", ref, target.repo_path))
-        return "#"
+        return "#" if html_ctx else ctx.engine.inert_link()
     return None
 
 

@@ -54,6 +54,8 @@ class AnchorMap:
 
     emitted: set[str] = field(default_factory=set)
     aliases: dict[str, str] = field(default_factory=dict)
+    #: upstream spellings of headings deeper than the engine gives ids to: their level
+    too_deep: dict[str, int] = field(default_factory=dict)
 
     def resolve(self, anchor: str) -> str | None:
         if anchor in self.emitted:
@@ -66,7 +68,7 @@ class AnchorMap:
     @classmethod
     def build(cls, headings: Iterable[Heading], ids: Iterable[HtmlId], slugger: PageSlugger,
               *, raw_html_ids: bool = True, synthetic: Iterable[int] = (),
-              heading_ids: dict[int, str] | None = None) -> AnchorMap:
+              heading_ids: dict[int, str] | None = None, depth: int = 6) -> AnchorMap:
         """Map a page's anchors.
 
         ``raw_html_ids``: the engine can link to ids of raw HTML (MkDocs can; MyST cannot, so
@@ -75,6 +77,9 @@ class AnchorMap:
         added from front matter); they take no part in GitHub's numbering of duplicates.
         ``heading_ids``: ``{#id}`` attributes removed from heading lines (by line) because the
         engine cannot emit them; links to them go to the heading's own id instead.
+        ``depth``: the deepest heading level the engine gives an id (MyST's
+        ``myst_heading_anchors``); deeper headings get none, and take no part in its
+        numbering of duplicates.
         """
         amap = cls()
         seen_github: dict[str, int] = {}
@@ -83,6 +88,12 @@ class AnchorMap:
         for heading in headings:
             custom = explicit_id(heading)
             text = ATTR_ID_RE.sub("", heading.text) if custom else heading.text
+            if heading.level > depth and not custom:
+                if heading.line not in skip:
+                    upstream = github_unique(github_slug(text), seen_github)
+                    amap.too_deep.setdefault(upstream, heading.level)
+                    amap.too_deep.setdefault(upstream.lower(), heading.level)
+                continue
             emitted = custom or slugger(text)
             if heading.line in skip:
                 if emitted:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import posixpath
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -40,6 +41,9 @@ class Engine:
     #: ``## Heading {#id}`` gives the heading that id (MkDocs' attr_list does; MyST does not,
     #: so those attributes are removed and links to them go to the heading's slug).
     heading_attrs = True
+    #: Deepest heading level the engine gives an id to, and the setting that says so.
+    heading_depth = 6
+    heading_depth_setting = ""
     #: The host's heading slug function, where the adapter uses one.
     slugify: Callable[..., str] | None = None
 
@@ -76,6 +80,19 @@ class Engine:
         time return a stable placeholder here.
         """
         return url
+
+    def doc_link(self, from_doc: str, to_doc: str, *, page: bool) -> str:
+        """Markdown destination of the docs file ``to_doc`` (a page when ``page``) from the
+        page ``from_doc``: a relative path whose ``%``, ``#`` and ``?`` are percent-encoded
+        (MkDocs decodes the path, so ``a%23b.md`` is the file ``a#b.md``)."""
+        rel = posixpath.relpath(to_doc, posixpath.dirname(from_doc) or ".")
+        return re.sub(r"[%#?]", lambda m: f"%{ord(m.group()):02X}", rel)
+
+    def inert_link(self) -> str:
+        """The Markdown destination of a link that leads nowhere (unresolved or unsafe): the
+        page gets ``#``. Engines that would report ``#`` once more (MyST) return a placeholder
+        that they turn into ``#`` themselves, so one problem is one warning."""
+        return "#"
 
     def fence_info(self, info: str) -> str:
         """The info string a fenced code block should carry (e.g. for ``mermaid``)."""
@@ -119,7 +136,8 @@ class BuildContext:
             synthetic = page.extra.get("synthetic_headings", ())
             amap = AnchorMap.build(scan.headings, scan.ids, self.engine.page_slugger(),
                                    raw_html_ids=self.engine.raw_html_ids, synthetic=synthetic,
-                                   heading_ids=page.extra.get("heading_ids"))
+                                   heading_ids=page.extra.get("heading_ids"),
+                                   depth=self.engine.heading_depth)
             self._anchors[key] = amap
         return amap
 

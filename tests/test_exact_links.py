@@ -1,0 +1,106 @@
+"""Exact links: one problem, one warning at the upstream place, in both engines; the host's
+MyST heading depth; encoded and folder paths."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+from hosts import ENGINES, make_host
+from support import lock_text, make_repo, write
+
+from miles_docs_plugin.core.config import load_config
+from miles_docs_plugin.core.context import Engine
+from miles_docs_plugin.core.pipeline import build
+
+BROKEN = {
+    "docs/index.md": "# Home\n\nIntro.\n\nSee [the missing page](nope.md) here.\n\n"
+                     "And [a missing heading](#nowhere).\n",
+}
+
+
+def _warnings(output: str) -> list[str]:
+    return [line for line in output.splitlines() if "WARNING" in line]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_one_broken_link_is_one_warning_at_the_upstream_place(engine: str, tmp_path: Path,
+                                                              cache_dir: Path) -> None:
+    up = tmp_path / "up"
+    commit = make_repo(up, BROKEN)
+    config = f"sources:\n  - name: diffusion\n    repo: {up.as_uri()}\n"  # no web_url: "#"
+    host = make_host(engine, tmp_path / "host", up.as_uri(), commit, config=config)
+    result = host.build(strict=False)
+    assert result.returncode == 0, result.output
+    warnings = _warnings(result.output)
+    assert len(warnings) == 2, result.output  # two problems, two warnings
+    assert "docs/index.md:5" in warnings[0] and "nope.md" in warnings[0]
+    assert "docs/index.md:7" in warnings[1] and "#nowhere" in warnings[1]
+    html = host.site().page(host.page_file("index.md")).text
+    assert html.count('href="#"') >= 2 and "miles-docs-pin" not in html
+
+
+def test_links_deeper_than_myst_heading_anchors_are_reported_upstream(tmp_path: Path,
+                                                                     cache_dir: Path) -> None:
+    up = tmp_path / "up"
+    commit = make_repo(up, {
+        "docs/index.md": "# Home\n\nTo [setup](guide.md#setup) and\n"
+                         "[the deep one](guide.md#deep-detail).\n",
+        "docs/guide.md": "# Guide\n\n## Setup\n\nText.\n\n### Deep detail\n\nMore.\n",
+    })
+    config = f"sources:\n  - name: diffusion\n    repo: {up.as_uri()}\n"
+    host = make_host("sphinx", tmp_path / "host", up.as_uri(), commit, config=config,
+                     conf_extra="myst_heading_anchors = 2\n")
+    result = host.build(strict=False)
+    assert result.returncode == 0, result.output
+    warnings = _warnings(result.output)
+    assert len(warnings) == 1, result.output
+    assert "docs/index.md:4" in warnings[0], warnings
+    assert "#deep-detail" in warnings[0] and "myst_heading_anchors = 2" in warnings[0]
+    html = host.site().page(host.page_file("index.md")).text
+    assert 'href="guide.html#setup"' in html and "guide.html#deep-detail" not in html
+
+
+ENCODED = {
+    "docs/index.md": "# Home\n\n[hash](a%23b.md), [question](c%3Fd.md), [percent](50%25.md)\n"
+                     "and [the folder](guide/).\n",
+    "docs/a#b.md": "# Hash page\n",
+    "docs/c?d.md": "# Question page\n",
+    "docs/50%.md": "# Percent page\n",
+    "docs/guide.md": "# Sibling page\n",
+    "docs/guide/index.md": "# Folder index\n",
+}
+
+
+def test_encoded_names_and_folder_links_resolve(tmp_path: Path, cache_dir: Path) -> None:
+    up = tmp_path / "up"
+    commit = make_repo(up, ENCODED)
+    write(tmp_path / "miles-docs.yml", f"sources:\n  - name: s\n    repo: {up.as_uri()}\n")
+    write(tmp_path / "miles-docs.lock", lock_text({"s": (up.as_uri(), commit)}))
+    result = build(load_config(tmp_path / "miles-docs.yml"), Engine(host_pages=set()))
+    assert result.diagnostics == []
+    text = result.sections["s"].pages["index.md"].content
+    assert "[hash](a%23b.md), [question](c%3Fd.md), [percent](50%25.md)" in text
+    assert "[the folder](guide/index.md)" in text
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_encoded_names_and_folder_links_in_both_engines(engine: str, tmp_path: Path,
+                                                        cache_dir: Path) -> None:
+    up = tmp_path / "up"
+    commit = make_repo(up, ENCODED)
+    host = make_host(engine, tmp_path / "host", up.as_uri(), commit)
+    result = host.build()
+    assert result.returncode == 0, result.output
+    site = host.site()
+    assert [b for b in site.broken("diffusion") if "_sources/" not in b] == []
+    index = site.page(host.page_file("index.md"))
+    hrefs = [v for tag, key, v in index.refs if tag == "a"]
+    for title, name in (("Hash page", "a#b"), ("Question page", "c?d"),
+                        ("Percent page", "50%"), ("Folder index", "guide")):
+        href = next(v for v in hrefs if unquote(v).removesuffix(".html").rstrip("/") in (
+            name, f"{name}/index"))
+        target = index.path.parent / unquote(href)
+        target = target / "index.html" if target.is_dir() else target
+        assert title in target.read_text("utf-8"), (href, hrefs)
