@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.config import config_options as opt
 from mkdocs.config.base import Config as MkConfig
@@ -32,7 +32,7 @@ from . import __version__
 from .builtin.provenance import BANNER_CSS, insert_banner_html
 from .core.anchors import PageSlugger
 from .core.blocks import CALLOUTS, Component, code_group_parts, escape_inline
-from .core.config import CONFIG_FILE, Config, load_config, parse_config
+from .core.config import CONFIG_FILE, TOP_FIELDS, Config, load_config, parse_config
 from .core.context import Engine
 from .core.errors import Diagnostic, MilesDocsError, Severity
 from .core.model import NavGroup, NavItem, NavLink, NavPage, Page, Section
@@ -50,17 +50,23 @@ from .core.sanitize import sanitize_html
 log = get_plugin_logger("miles-docs")
 CSS_URI = f"_miles_docs/{BANNER_CSS.name}"  # a folder of its own: no host file is shadowed
 
-class MilesDocsPluginConfig(MkConfig):
+class _PluginOptions(MkConfig):
     config_file = opt.Type(str, default=CONFIG_FILE)
     enabled = opt.Type(bool, default=True)
-    # Inline alternative to miles-docs.yml: the same keys, validated by the same schema.
-    sources = opt.Optional(opt.Type(list))
-    lock_file = opt.Optional(opt.Type(str))
-    cache_dir = opt.Optional(opt.Type(str))
-    offline = opt.Optional(opt.Type(bool))
-    host_urls = opt.Optional(opt.Type(list))
-    banner = opt.Optional(opt.Type((bool, str)))
-    links = opt.Optional(opt.Type(dict))
+
+
+def _config_class() -> type[_PluginOptions]:
+    """The plugin's options: ``config_file``, ``enabled`` and every top-level key of the one
+    schema (``core/config.py``), inline under ``- miles-docs:``. They are validated once, by
+    the schema (:func:`parse_config`), so MkDocs takes them as they are."""
+    options = {f.key: opt.Optional(opt.Type(object)) for f in TOP_FIELDS}
+    return type("MilesDocsPluginConfig", (_PluginOptions,), {"__module__": __name__, **options})
+
+
+if TYPE_CHECKING:
+    MilesDocsPluginConfig = _PluginOptions
+else:
+    MilesDocsPluginConfig = _config_class()
 
 
 class MkDocsEngine(Engine):
@@ -200,9 +206,7 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         if not self.config.enabled:
             return None
         base = Path(config.config_file_path or ".").resolve().parent
-        inline = {k: self.config[k] for k in ("sources", "lock_file", "cache_dir", "offline",
-                                              "host_urls", "banner", "links")
-                  if self.config[k] is not None}
+        inline = {f.key: self.config[f.key] for f in TOP_FIELDS if self.config[f.key] is not None}
         try:
             if "sources" in inline:
                 self.core_config = parse_config(inline, base_dir=base, config_file=None)

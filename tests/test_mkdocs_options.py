@@ -1,0 +1,41 @@
+"""Inline options under ``- miles-docs:`` are the schema's keys, all of them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support import make_repo, mkdocs_build, write
+
+from miles_docs_plugin.core.config import TOP_FIELDS
+from miles_docs_plugin.mkdocs_plugin import MilesDocsPlugin
+
+
+def test_plugin_options_are_the_schema_keys() -> None:
+    keys = {name for name, _option in MilesDocsPlugin.config_class._schema}
+    assert keys == {f.key for f in TOP_FIELDS} | {"config_file", "enabled"}
+
+
+def test_inline_max_page_size_is_used(tmp_path: Path, cache_dir: Path) -> None:
+    up = tmp_path / "up"
+    big = "word " * (300 * 1024)  # 1.5 MiB
+    commit = make_repo(up, {"docs/index.md": "# Home\n", "docs/big.md": f"# Big\n\n{big}\n"})
+    host = tmp_path / "host"
+    write(host / "mkdocs.yml", f"""
+        site_name: Host
+        plugins:
+          - miles-docs:
+              max_page_size: 1
+              host_urls: [https://host.example/docs]
+              sources:
+                - name: diffusion
+                  repo: {up.as_uri()}
+        """)
+    write(host / "docs" / "index.md", "# Host\n")
+    write(host / "miles-docs.lock",
+          f"version: 1\nsources:\n  diffusion:\n    repo: {up.as_uri()}\n    ref: main\n"
+          f"    commit: {commit}\n")
+    result = mkdocs_build(host, strict=False)
+    assert result.returncode == 0, result.output
+    assert "Unrecognised configuration name" not in result.output
+    assert "over the 1 MiB limit" in result.output, result.output
+    assert not (host / "site" / "diffusion" / "big").exists()
