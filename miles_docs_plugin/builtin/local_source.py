@@ -8,10 +8,10 @@ turns any such override into an error, so a release build can only use pins.
 from __future__ import annotations
 
 import logging
-import os
 from typing import TYPE_CHECKING
 
 from .. import hookimpl
+from ..core.env import env_flag
 from ..core.errors import ConfigError, ContentError
 from ..core.model import Checkout, LocalTree
 
@@ -25,7 +25,7 @@ FROZEN_ENV = "MILES_DOCS_FROZEN"
 
 
 def frozen() -> bool:
-    return os.environ.get(FROZEN_ENV, "") not in ("", "0", "false", "no")
+    return env_flag(FROZEN_ENV)
 
 
 @hookimpl(tryfirst=True)

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from .env import env_flag
 from .errors import ConfigError
 from .urls import RepoUrl, parse_repo_url
 
@@ -336,8 +337,7 @@ def parse_config(data: Any, *, base_dir: Path, config_file: Path | None = None,
     cache_env = env.get("MILES_DOCS_CACHE")
     cache_raw = cache_env or data.get("cache_dir")
     cache_dir = (base_dir / os.path.expanduser(cache_raw)).resolve() if cache_raw else None
-    offline = bool(data.get("offline", False)) or env.get("MILES_DOCS_OFFLINE", "") not in (
-        "", "0", "false", "no")
+    offline = bool(data.get("offline", False)) or env_flag("MILES_DOCS_OFFLINE", env)
     return Config(
         base_dir=base_dir,
         config_file=config_file,

@@ -16,12 +16,14 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from .env import env_seconds
 from .errors import FetchError
 from .urls import ALLOWED_SCHEMES, mask
 
 TOKEN_ENV = "MILES_DOCS_GIT_TOKEN"
 TOKEN_USER_ENV = "MILES_DOCS_GIT_USER"
-GIT_TIMEOUT = float(os.environ.get("MILES_DOCS_GIT_TIMEOUT", "600"))
+TIMEOUT_ENV = "MILES_DOCS_GIT_TIMEOUT"
+DEFAULT_TIMEOUT = 600.0  #: seconds a git command may take; TIMEOUT_ENV changes it
 
 
 class GitError(FetchError):
@@ -65,7 +67,11 @@ def git_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
     if token:
         user = env.get(TOKEN_USER_ENV, "x-access-token")
         header = "Authorization: Basic " + base64.b64encode(f"{user}:{token}".encode()).decode()
-        n = int(env.get("GIT_CONFIG_COUNT", "0") or 0)
+        count = env.get("GIT_CONFIG_COUNT", "0") or "0"
+        if not count.isdigit():
+            raise FetchError(f"GIT_CONFIG_COUNT={count!r} is not a number",
+                             where="environment", hint="unset it or fix it")
+        n = int(count)
         env[f"GIT_CONFIG_KEY_{n}"] = "http.extraHeader"
         env[f"GIT_CONFIG_VALUE_{n}"] = header
         env["GIT_CONFIG_COUNT"] = str(n + 1)
@@ -84,16 +90,18 @@ def run_git(args: Sequence[str], *, cwd: Path | None = None, env: Mapping[str, s
             timeout: float | None = None, what: str = "git") -> subprocess.CompletedProcess[str]:
     """Run ``git args`` and return the completed process; raise :class:`GitError` on failure."""
     full_env = git_env(env)
+    configured = env_seconds(TIMEOUT_ENV, DEFAULT_TIMEOUT)  # checked on every run
+    limit = timeout or configured
     cmd = [git_executable(), "-c", "core.hooksPath=" + os.devnull, "-c", "protocol.ext.allow=never",
            *args]
     try:
         proc = subprocess.run(  # noqa: S603 - an argument list, never a shell
             cmd, cwd=cwd, env=full_env, capture_output=True, text=True, encoding="utf-8",
-            errors="replace", timeout=timeout or GIT_TIMEOUT, stdin=subprocess.DEVNULL,
+            errors="replace", timeout=limit, stdin=subprocess.DEVNULL,
             check=False)
     except subprocess.TimeoutExpired:
-        raise GitError(f"{what} timed out after {timeout or GIT_TIMEOUT:.0f}s",
-                       hint="check the network, or raise MILES_DOCS_GIT_TIMEOUT") from None
+        raise GitError(f"{what} timed out after {limit:.0f}s",
+                       hint=f"check the network, or raise {TIMEOUT_ENV} (e.g. 30m)") from None
     if proc.returncode != 0:
         stderr = scrub(proc.stderr.strip(), full_env)
         last = next((ln for ln in reversed(stderr.splitlines())
@@ -107,7 +115,8 @@ def git_object(repo: Path, kind: str, oid: str) -> bytes:
     hashing: text decoding would change bytes that are not UTF-8."""
     cmd = [git_executable(), "cat-file", kind, oid]
     proc = subprocess.run(  # noqa: S603 - an argument list, never a shell
-        cmd, cwd=repo, env=git_env(), capture_output=True, timeout=GIT_TIMEOUT,
+        cmd, cwd=repo, env=git_env(), capture_output=True,
+        timeout=env_seconds(TIMEOUT_ENV, DEFAULT_TIMEOUT),
         stdin=subprocess.DEVNULL, check=False)
     if proc.returncode != 0:
         raise GitError(f"reading {kind} {oid} failed",

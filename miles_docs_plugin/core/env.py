@@ -1,0 +1,40 @@
+"""Environment variables, read and checked where they are used.
+
+Nothing is read at import time: a bad value is a one-line :class:`ConfigError` naming the
+variable, raised by the command or build that needs it, never a traceback on import.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+
+from .errors import ConfigError
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("", "0", "false", "no", "off")
+_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600}
+
+
+def env_flag(name: str, env: Mapping[str, str] | None = None) -> bool:
+    """A yes/no variable: ``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off``/unset."""
+    value = (os.environ if env is None else env).get(name, "").strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ConfigError(f"{name}={value!r} is neither on nor off", where="environment",
+                      hint=f"set {name}=1 to turn it on, or unset it")
+
+
+def env_seconds(name: str, default: float, env: Mapping[str, str] | None = None) -> float:
+    """A duration: seconds (``600``), or with a unit (``90s``, ``10m``, ``1h``)."""
+    raw = (os.environ if env is None else env).get(name, "").strip()
+    if not raw:
+        return default
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([smh]?)", raw.lower())
+    if not m or float(m.group(1)) <= 0:
+        raise ConfigError(f"{name}={raw!r} is not a duration", where="environment",
+                          hint=f"write seconds or a unit, e.g. {name}=600 or {name}=10m")
+    return float(m.group(1)) * _UNITS[m.group(2)]
