@@ -86,13 +86,17 @@ def cmd_lock(args: argparse.Namespace, out: Out) -> int:
     lock = load_lock(config.lock_file, missing_ok=True)
     added = 0
     for source in config.sources:
-        if source.name in lock.entries:
-            entry = lock.entries[source.name]
+        entry = lock.entries.get(source.name)
+        if entry is not None and entry.repo == source.repo:
             out.say(f"{source.name}: pinned at {_short(entry.commit)} (kept)")
             continue
         commit = resolve_ref(source.url.fetch_url, source.ref, display=source.display)
         set_entry(config.lock_file, LockEntry(source.name, source.repo, source.ref, commit))
-        out.say(f"{source.name}: pinned {source.ref} at {_short(commit)}")
+        if entry is not None:  # the pin was for another repository: it pins nothing now
+            out.say(f"{source.name}: the config's repo changed ({entry.repo} → {source.repo});"
+                    f" pinned {source.ref} of the configured repo at {_short(commit)}")
+        else:
+            out.say(f"{source.name}: pinned {source.ref} at {_short(commit)}")
         added += 1
     for name in load_lock(config.lock_file, missing_ok=True).stale(config):
         out.say(f"{name}: pinned in the lock file but not configured (remove its entry)")
@@ -107,27 +111,49 @@ def cmd_update(args: argparse.Namespace, out: Out) -> int:
     progress = _progress(out)
     for source in _select(config, args.names):
         ref = args.ref or source.ref
-        new = resolve_ref(source.url.fetch_url, ref, display=source.display)
         old_entry = lock.entries.get(source.name)
-        if old_entry is not None and old_entry.commit == new:
-            out.say(f"{source.name}: already at {_short(new)} ({ref})")
-            continue
-        new_section = fetch_pin(config, source, new, progress=progress)
-        if old_entry is None:
+        if old_entry is not None and not args.ref and old_entry.ref \
+                and old_entry.ref != source.ref:
+            out.say(f"{source.name}: the lock follows {old_entry.ref}, the config says "
+                    f"{source.ref}: following the config (pass --ref {old_entry.ref} to stay "
+                    "on it)")
+        new = resolve_ref(source.url.fetch_url, ref, display=source.display)
+        repo_changed = old_entry is not None and old_entry.repo != source.repo
+        if repo_changed and old_entry is not None:
+            out.say(f"{source.name}: the config's repo changed ({old_entry.repo} → "
+                    f"{source.repo}): pinning the configured repo")
+        if old_entry is not None and old_entry.commit == new and not repo_changed:
+            if old_entry.ref == ref:
+                out.say(f"{source.name}: already at {_short(new)} ({ref})")
+                continue
+            out.say(f"{source.name}: already at {_short(new)}, now following {ref} "
+                    f"(was {old_entry.ref or 'not recorded'})")
+        elif old_entry is None:
+            new_section = fetch_pin(config, source, new, progress=progress)
             out.say(f"{source.name}: new pin {_short(new)} ({ref}), "
                     f"{len(new_section.pages)} pages")
-        else:
-            old_section = fetch_pin(config, source, old_entry.commit, progress=progress)
+        elif old_entry.commit != new:
+            new_section = fetch_pin(config, source, new, progress=progress)
             out.say(f"{source.name}: {_short(old_entry.commit)} → {_short(new)} "
                     f"({source.display}, {ref})")
-            for line in format_changelog(changelog(old_section.checkout, new_section.checkout)):
-                out.say(line)
+            try:
+                old_section = fetch_pin(config, source, old_entry.commit, progress=progress)
+            except MilesDocsError as exc:
+                if not repo_changed:
+                    raise
+                out.say(f"  (no changelog: the old pin is not in the configured repo: "
+                        f"{exc.message})")
+            else:
+                for line in format_changelog(changelog(old_section.checkout,
+                                                       new_section.checkout)):
+                    out.say(line)
         if args.dry_run:
             out.say("  (dry run: the lock file was not changed)")
             continue
-        lock_ref = old_entry.ref if old_entry is not None and old_entry.ref else source.ref
-        set_entry(config.lock_file, LockEntry(source.name, source.repo, lock_ref, new))
-        out.say(f"  {config.lock_file.name}: {source.name} pinned at {new}")
+        # the ref that was resolved: `status` and the next `update` compare with it
+        set_entry(config.lock_file, LockEntry(source.name, source.repo, ref, new))
+        out.say(f"  {config.lock_file.name}: {source.name} pinned at {new}"
+                + (f" ({source.repo})" if repo_changed else ""))
     return EXIT_OK
 
 
@@ -144,16 +170,24 @@ def cmd_status(args: argparse.Namespace, out: Out) -> int:
         entry = lock.entries.get(source.name)
         if entry is None:
             out.say("  pin     none (run `miles-docs lock`)")
+        elif entry.repo != source.repo:
+            out.say(f"  pin     {_short(entry.commit)} of {entry.repo}, but the config says "
+                    f"{source.repo}: MISMATCH, builds stop (run `miles-docs update "
+                    f"{source.name}` to pin the configured repo)")
         else:
+            ref = entry.ref or source.ref
             found = cache.load(source.url, entry.commit, source.docs_dir)
             date = found[1].commit_date[:10] if found else None
             state = "cached" if found else "not cached"
             out.say(f"  pin     {_short(entry.commit)}" + (f"  {date}" if date else "")
                     + f"  ({state})")
+            if ref != source.ref:
+                out.say(f"  ref     the pin follows {ref}, the config says {source.ref} (the "
+                        f"next `update` follows the config; `update --ref {ref}` stays)")
             if config.offline and not source.url.is_local:
-                out.say(f"  ref     {source.ref}: not checked (offline)")
+                out.say(f"  ref     {ref}: not checked (offline)")
             else:
-                out.say("  ref     " + _remote_status(config, source, entry.commit, cache))
+                out.say("  ref     " + _remote_status(config, source, entry.commit, cache, ref))
         if source.local is not None:
             how = (f"{local_env_var(source.name)}" if os.environ.get(local_env_var(source.name))
                    else "`local:`")
@@ -163,7 +197,8 @@ def cmd_status(args: argparse.Namespace, out: Out) -> int:
     return EXIT_OK
 
 
-def _remote_status(config: Config, source: SourceConfig, pin: str, cache: Cache) -> str:
+def _remote_status(config: Config, source: SourceConfig, pin: str, cache: Cache,
+                   ref: str) -> str:
     try:
         cache.root.mkdir(parents=True, exist_ok=True)
         tmp_base = cache.root / "tmp"
@@ -174,11 +209,11 @@ def _remote_status(config: Config, source: SourceConfig, pin: str, cache: Cache)
     with tempfile.TemporaryDirectory(prefix="status-", dir=base) as tmp:
         try:
             tip, ahead, changes = history(Path(tmp) / "repo", source.url.fetch_url, pin,
-                                          source.ref, source.docs_dir, display=source.display)
+                                          ref, source.docs_dir, display=source.display)
         except GitError as exc:
-            return f"{source.ref}: remote not reachable ({exc.message})"
+            return f"{ref}: remote not reachable ({exc.message})"
     if ahead == 0 and tip == pin:
-        return f"{source.ref}: up to date"
+        return f"{ref}: up to date"
     prefix = source.docs_dir + "/"
     pages = {"A": 0, "M": 0, "D": 0}
     assets = {"A": 0, "M": 0, "D": 0}
@@ -189,7 +224,7 @@ def _remote_status(config: Config, source: SourceConfig, pin: str, cache: Cache)
         bucket[status] = bucket.get(status, 0) + 1
         if is_page(rel):
             listed.append(f"\n          {status} {rel}")
-    text = (f"{source.ref}: {ahead} commit{'s' if ahead != 1 else ''} ahead of the pin "
+    text = (f"{ref}: {ahead} commit{'s' if ahead != 1 else ''} ahead of the pin "
             f"(at {_short(tip)}); pages: {pages['A']} added, {pages['M']} changed, "
             f"{pages['D']} removed; assets: {assets['A']} added, {assets['M']} changed, "
             f"{assets['D']} removed")

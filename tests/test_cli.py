@@ -49,7 +49,7 @@ def config_dir(tmp_path: Path, repo: str, commit: str | None = None, extra: str 
     return site
 
 
-def test_update_prints_the_docs_changelog_and_rewrites_only_the_commit_line(
+def test_update_prints_the_docs_changelog_and_rewrites_only_the_pin_lines(
         corpus_repo: Path, tmp_path: Path, cache_dir: Path) -> None:
     site = config_dir(tmp_path, corpus_repo.as_uri(), V1)
     lock_before = (site / "miles-docs.lock").read_text()
@@ -70,7 +70,8 @@ def test_update_prints_the_docs_changelog_and_rewrites_only_the_commit_line(
     lock_after = (site / "miles-docs.lock").read_text()
     diff = [(a, b) for a, b in zip(lock_before.splitlines(), lock_after.splitlines(), strict=True)
             if a != b]
-    assert diff == [(f"    commit: {V1}", f"    commit: {V2}")]
+    # the pin and the ref it was resolved from; nothing else
+    assert diff == [("    ref: main", "    ref: v2"), (f"    commit: {V1}", f"    commit: {V2}")]
     assert "fetching" in err  # progress on stderr
 
 

@@ -10,9 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from support import make_repo, write
+import pytest
+from support import git, lock_text, make_repo, write
 
 from miles_docs_plugin.cli import main
+from miles_docs_plugin.core.errors import LockError
+from miles_docs_plugin.core.lock import load_lock
 
 
 def cli(*args: str, cwd: Path) -> tuple[int, str, str]:
@@ -67,3 +70,114 @@ def test_a_bad_environment_value_is_one_line_where_it_is_used(tmp_path: Path,
                            "miles_docs_plugin.mkdocs_plugin"], capture_output=True, text=True,
                           env={**os.environ, "MILES_DOCS_GIT_TIMEOUT": "soon"}, check=False)
     assert done.returncode == 0, done.stderr
+
+
+# -- a changed `repo:` -------------------------------------------------------------------------
+
+
+def _mirrored(tmp_path: Path) -> tuple[Path, Path, str]:
+    """An upstream and a mirror of it (same commits, another URL)."""
+    up = tmp_path / "up"
+    commit = make_repo(up, {"docs/index.md": "# Home\n"})
+    mirror = tmp_path / "mirror"
+    git(tmp_path, "clone", "-q", "--mirror", str(up), str(mirror))
+    return up, mirror, commit
+
+
+def test_update_re_pins_a_changed_repo_and_status_shows_the_mismatch(
+        tmp_path: Path, cache_dir: Path) -> None:
+    up, mirror, commit = _mirrored(tmp_path)
+    site = site_for(tmp_path, up.as_uri())
+    write(site / "miles-docs.lock", lock_text({"diffusion": (up.as_uri(), commit)}))
+    write(site / "miles-docs.yml", f"sources:\n  - name: diffusion\n    repo: {mirror.as_uri()}\n")
+    code, out, err = cli("status", cwd=site)
+    assert code == 0, err
+    assert "MISMATCH" in out and up.as_uri() in out and mirror.as_uri() in out, out
+    code, out, err = cli("check", cwd=site)
+    assert code == 1 and "miles-docs update diffusion" in out, out
+    code, out, err = cli("update", "diffusion", cwd=site)
+    assert code == 0, err
+    assert "repo changed" in out and "already at" not in out, out
+    assert load_lock(site / "miles-docs.lock").entries["diffusion"].repo == mirror.as_uri()
+    code, out, err = cli("status", cwd=site)
+    assert "MISMATCH" not in out and "up to date" in out, out
+    code, out, err = cli("check", cwd=site)
+    assert code == 0, out
+
+
+def test_lock_re_pins_a_source_whose_repo_changed(tmp_path: Path, cache_dir: Path) -> None:
+    up, mirror, commit = _mirrored(tmp_path)
+    site = site_for(tmp_path, mirror.as_uri())
+    write(site / "miles-docs.lock", lock_text({"diffusion": (up.as_uri(), commit)}))
+    code, out, err = cli("lock", cwd=site)
+    assert code == 0, err
+    assert "repo changed" in out and "(kept)" not in out, out
+    entry = load_lock(site / "miles-docs.lock").entries["diffusion"]
+    assert (entry.repo, entry.commit) == (mirror.as_uri(), commit)
+
+
+# -- update --ref ------------------------------------------------------------------------------
+
+
+def test_update_ref_records_the_ref_and_status_says_it_differs(tmp_path: Path,
+                                                               cache_dir: Path) -> None:
+    up = tmp_path / "up"
+    first = make_repo(up, {"docs/index.md": "# Home\n"})
+    git(up, "checkout", "-q", "-b", "docs/x")
+    branch = make_repo(up, {"docs/index.md": "# Home on the branch\n"})
+    git(up, "checkout", "-q", "main")
+    site = site_for(tmp_path, up.as_uri())
+    write(site / "miles-docs.lock", lock_text({"diffusion": (up.as_uri(), first)}))
+    code, out, err = cli("update", "--ref", "docs/x", cwd=site)
+    assert code == 0, err
+    entry = load_lock(site / "miles-docs.lock").entries["diffusion"]
+    assert (entry.ref, entry.commit) == ("docs/x", branch)
+    code, out, err = cli("status", cwd=site)
+    assert "the pin follows docs/x, the config says main" in out, out
+    assert "docs/x: up to date" in out, out  # compared with the branch it follows, not main
+    code, out, err = cli("update", cwd=site)  # back to the config's ref, and it says so
+    assert "the lock follows docs/x, the config says main" in out, out
+    entry = load_lock(site / "miles-docs.lock").entries["diffusion"]
+    assert (entry.ref, entry.commit) == ("main", first)
+
+
+# -- a repository that does not exist ----------------------------------------------------------
+
+
+def test_a_missing_repository_shows_what_git_said(tmp_path: Path, cache_dir: Path) -> None:
+    site = site_for(tmp_path, (tmp_path / "nowhere").as_uri())
+    code, _out, err = cli("lock", cwd=site)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "does not appear to be a git repository" in lines[0], err
+    assert "the repository exists" in lines[0], err
+
+
+def test_git_out_of_disk_space_is_named() -> None:
+    from miles_docs_plugin.core.git import explain  # git's own words, as it prints them
+
+    said = ("error: unable to write file .git/objects/pack/tmp_pack_x: No space left on device\n"
+            "fatal: unpack-objects failed\n")
+    message, hint = explain(said)
+    assert message.startswith("out of disk space (error: unable to write file")
+    assert hint and "MILES_DOCS_CACHE" in hint
+
+
+# -- the lock file -----------------------------------------------------------------------------
+
+
+def test_duplicate_source_keys_in_the_lock_are_refused(tmp_path: Path, cache_dir: Path) -> None:
+    up = tmp_path / "up"
+    commit = make_repo(up, {"docs/index.md": "# Home\n"})
+    other = make_repo(up, {"docs/index.md": "# Home, later\n"})
+    site = site_for(tmp_path, up.as_uri())
+    write(site / "miles-docs.lock", lock_text({"diffusion": (up.as_uri(), commit)})
+          + f"  diffusion:\n    repo: {up.as_uri()}\n    ref: main\n    commit: {other}\n")
+    for args in (("update",), ("status",), ("check",)):
+        code, out, err = cli(*args, cwd=site)
+        assert code == (1 if args == ("check",) else 2), (args, out, err)
+        said = out + err  # check reports it as a finding
+        assert "miles-docs.lock:7" in said and "duplicate key 'diffusion'" in said, said
+    with pytest.raises(LockError, match="duplicate key 'diffusion' \\(first on line 3\\)"):
+        load_lock(site / "miles-docs.lock")

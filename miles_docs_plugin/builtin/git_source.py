@@ -139,8 +139,9 @@ def mdp_fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext) ->
                 except GitError as exc:
                     raise FetchError(
                         f"cannot fetch {_name(source, commit)}: {exc.message}",
-                        hint="check that the repository is reachable and the commit exists "
-                             f"(`miles-docs update {source.name}` moves the pin)") from None
+                        hint=exc.hint if exc.no_space else
+                        "check that the repository is reachable and the commit exists "
+                        f"(`miles-docs update {source.name}` moves the pin)") from None
                 found = cache.load(source.url, commit, source.docs_dir)
         if found is None:  # pragma: no cover - populate() either succeeds or raises
             raise FetchError(f"the cache entry for {_name(source, commit)} vanished")

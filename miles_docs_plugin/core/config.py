@@ -366,13 +366,42 @@ def load_yaml_file(path: Path, what: str, *, strings: bool = False) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read the {what}: {exc}", where=str(path)) from None
     try:
-        return yaml.load(text, Loader=yaml.BaseLoader) if strings else yaml.safe_load(text)
+        return yaml.load(text, Loader=_StrictBaseLoader if strings else _StrictSafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        duplicate = isinstance(exc, DuplicateKeyError)
         raise ConfigError(f"invalid YAML in the {what}: {problem}", where=where,
-                          hint="fix the syntax at that line") from None
+                          hint="keep one of them: YAML would silently use the last"
+                          if duplicate else "fix the syntax at that line") from None
+
+
+class DuplicateKeyError(yaml.constructor.ConstructorError):
+    """The same key twice in one mapping (YAML loaders keep the last, silently)."""
+
+
+def _check_duplicates(node: yaml.MappingNode) -> None:
+    seen: dict[str, int] = {}
+    for key_node, _value in node.value:
+        if not isinstance(key_node, yaml.ScalarNode) or key_node.value == "<<":
+            continue
+        first = seen.setdefault(key_node.value, key_node.start_mark.line + 1)
+        if first != key_node.start_mark.line + 1:
+            raise DuplicateKeyError(None, None, f"duplicate key {key_node.value!r} (first on "
+                                    f"line {first})", key_node.start_mark)
+
+
+class _StrictSafeLoader(yaml.SafeLoader):
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> Any:
+        _check_duplicates(node)
+        return super().construct_mapping(node, deep=deep)
+
+
+class _StrictBaseLoader(yaml.BaseLoader):
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> Any:
+        _check_duplicates(node)
+        return super().construct_mapping(node, deep=deep)
 
 
 def load_config(path: Path, *, env: Mapping[str, str] | None = None) -> Config:

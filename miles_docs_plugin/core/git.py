@@ -34,6 +34,11 @@ class GitError(FetchError):
         self.stderr = stderr
         super().__init__(message, where=where, hint=hint)
 
+    @property
+    def no_space(self) -> bool:
+        """git failed because the disk (or the user's quota) is full."""
+        return any(marker in self.stderr for marker in NO_SPACE)
+
 
 def _secrets(env: Mapping[str, str]) -> list[str]:
     token = env.get(TOKEN_ENV)
@@ -104,9 +109,8 @@ def run_git(args: Sequence[str], *, cwd: Path | None = None, env: Mapping[str, s
                        hint=f"check the network, or raise {TIMEOUT_ENV} (e.g. 30m)") from None
     if proc.returncode != 0:
         stderr = scrub(proc.stderr.strip(), full_env)
-        last = next((ln for ln in reversed(stderr.splitlines())
-                     if ln.strip() and not ln.startswith("warning:")), stderr)
-        raise GitError(f"{what} failed: {last}", stderr=stderr)
+        message, hint = explain(stderr)
+        raise GitError(f"{what} failed: {message}", stderr=stderr, hint=hint)
     return proc
 
 
@@ -122,6 +126,23 @@ def git_object(repo: Path, kind: str, oid: str) -> bytes:
         raise GitError(f"reading {kind} {oid} failed",
                        stderr=scrub(proc.stderr.decode("utf-8", "replace").strip()))
     return proc.stdout
+
+
+NO_SPACE = ("No space left on device", "Disk quota exceeded")
+
+
+def explain(stderr: str) -> tuple[str, str | None]:
+    """What git said, for a one-line error: its ``fatal:``/``error:`` lines, and the advice
+    it printed after them as the hint (``Please make sure ... the repository exists.``)."""
+    lines = [ln.strip() for ln in stderr.splitlines()
+             if ln.strip() and not ln.startswith(("warning:", "hint:"))]
+    fatal = [ln for ln in lines if ln.startswith(("fatal:", "error:"))]
+    advice = " ".join(ln for ln in lines if ln not in fatal) or None
+    said = "; ".join(fatal) or (lines[-1] if lines else "no message")
+    if any(marker in stderr for marker in NO_SPACE):  # said once, whatever step failed
+        return (f"out of disk space ({said})",
+                "free some space, or point MILES_DOCS_CACHE to a folder on another disk")
+    return said, advice
 
 
 SHA_RE = re.compile(r"^[0-9a-f]{40}$")
