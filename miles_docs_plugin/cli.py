@@ -353,6 +353,14 @@ def cmd_cache(args: argparse.Namespace, out: Out) -> int:
             what = (f"{manifest.repo}@{_short(manifest.commit)} {manifest.docs_dir}/"
                     if isinstance(manifest, Manifest) else "(invalid entry)")
             out.say(f"  {what:<60} {size / 1e6:8.1f} MB  {entry.parent.name}/{entry.name}")
+        leftovers = cache.leftovers()
+        if leftovers:
+            out.say("  left by killed fetches (`miles-docs cache prune` removes them):")
+        for left in leftovers:
+            total += left.size
+            running = (f", git still running (pid {', '.join(map(str, left.pids))})"
+                       if left.pids else "")
+            out.say(f"  {'tmp/' + left.path.name + running:<60} {left.size / 1e6:8.1f} MB")
         out.say(f"  total {total / 1e6:.1f} MB")
         return EXIT_OK
     keep = set() if args.all else _pinned_entries(config, cache)
@@ -360,6 +368,10 @@ def cmd_cache(args: argparse.Namespace, out: Out) -> int:
         raise UsageError("no config here to tell which entries are pinned: pass -f PATH, "
                          "or --all to remove every entry")
     removed = 0
+    for left in cache.leftovers():
+        cache.remove_leftover(left)
+        stopped = f", stopped git (pid {', '.join(map(str, left.pids))})" if left.pids else ""
+        out.say(f"removed tmp/{left.path.name} (left by a killed fetch{stopped})")
     for entry, _manifest in list(cache.entries()):
         if entry not in keep:
             cache.discard(entry)

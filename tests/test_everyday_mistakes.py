@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -181,3 +183,71 @@ def test_duplicate_source_keys_in_the_lock_are_refused(tmp_path: Path, cache_dir
         assert "miles-docs.lock:7" in said and "duplicate key 'diffusion'" in said, said
     with pytest.raises(LockError, match="duplicate key 'diffusion' \\(first on line 3\\)"):
         load_lock(site / "miles-docs.lock")
+
+
+# -- a fetch killed half-way -------------------------------------------------------------------
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+
+
+def _working_in(folder: Path) -> list[int]:
+    """Processes whose working directory is inside ``folder``."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        try:
+            cwd = os.readlink(entry / "cwd")
+        except OSError:
+            continue
+        if entry.name.isdigit() and cwd.startswith(str(folder)):
+            pids.append(int(entry.name))
+    return pids
+
+
+def test_a_killed_fetch_is_listed_and_pruned_with_its_git(tmp_path: Path,
+                                                          cache_dir: Path) -> None:
+    repo = "ssh://git.example.invalid/owner/docs.git"
+    site = site_for(tmp_path, repo)
+    write(site / "miles-docs.lock", lock_text({"diffusion": (repo, "1" * 40)}))
+    # the "network": an ssh that never answers, so git is still fetching when the build dies
+    never = f"{sys.executable} -c 'import time; time.sleep(120)'"
+    build = subprocess.Popen([sys.executable, "-m", "miles_docs_plugin.cli", "check"], cwd=site,
+                             env={**os.environ, "GIT_SSH_COMMAND": never},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    tmp = cache_dir / "tmp"
+    pids: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while not pids and time.monotonic() < deadline:
+            time.sleep(0.2)
+            folders = [p for p in tmp.glob("fetch-*") if p.is_dir()] if tmp.is_dir() else []
+            pids = [pid for f in folders for pid in _working_in(f)]
+        assert pids, "the fetch never started"
+        build.kill()  # kill -9
+        build.wait()
+        assert any(_alive(pid) for pid in pids)  # git outlived its build
+        code, out, err = cli("cache", "list", cwd=site)
+        assert code == 0, err
+        assert "left by killed fetches" in out and "git still running" in out, out
+        code, out, err = cli("cache", "prune", cwd=site)
+        assert code == 0, err
+        assert "left by a killed fetch" in out and "stopped git" in out, out
+        assert list(tmp.iterdir()) == []
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(_alive(pid) for pid in pids)
+        code, out, err = cli("cache", "list", cwd=site)
+        assert "left by killed fetches" not in out
+    finally:
+        if build.poll() is None:
+            build.kill()
+            build.wait()
+        for pid in pids:  # only the processes this test started
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)

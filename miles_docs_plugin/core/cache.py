@@ -8,32 +8,45 @@ dir)::
         files/<docs_dir>/ the docs folder at that commit
     locks/                one lock file per entry (concurrent builds fetch once)
     tmp/                  entries being written; moved into place with one rename
+        fetch-<commit>-xxx/       one fetch in progress (or left by a killed one)
+        fetch-<commit>-xxx.owner  locked by the fetching process while it runs
 
 An entry is written in ``tmp/`` and renamed into place only once complete, so a build that is
-killed half-way leaves nothing a later build would trust. The manifest itself is not trusted
-either: every build checks that its tree hashes to the pinned commit (:mod:`.integrity`) and
-that every file it reads hashes to its blob id; a mismatch makes the entry invalid (it is moved
-aside and fetched again, or refused offline).
+killed half-way leaves nothing a later build would trust. What it does leave (a folder, and a
+git it started, which outlives a ``kill -9``) is found by its owner lock being free:
+``cache list`` shows it, ``cache prune`` and the next fetch remove it and stop that git.
+The manifest itself is not trusted either: every build checks that its tree hashes to the
+pinned commit (:mod:`.integrity`) and that every file it reads hashes to its blob id; a
+mismatch makes the entry invalid (it is moved aside and fetched again, or refused offline).
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import json
 import os
 import re
 import shutil
+import signal
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .errors import FetchError
 from .model import EntryKind, RepoTree
 from .urls import RepoUrl
+
+fcntl: Any
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: leftovers are found by age only
+    fcntl = None
 
 MANIFEST = "manifest.json"
 FORMAT = 2  #: 2: object ids of every entry and the commit object (integrity)
@@ -196,6 +209,7 @@ class Cache:
         self._writable()
         self._sweep_tmp()
         tmp = Path(tempfile.mkdtemp(prefix=f"fetch-{commit[:12]}-", dir=self.root / "tmp"))
+        owner = _own(tmp)
         try:
             manifest = fill(tmp)
             (tmp / "files").mkdir(exist_ok=True)
@@ -208,16 +222,125 @@ class Cache:
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
+        finally:
+            _disown(tmp, owner)
 
-    def _sweep_tmp(self) -> None:
-        """Remove leftovers of killed fetches (old enough that no live fetch owns them)."""
+    def leftovers(self) -> list[Leftover]:
+        """What killed fetches left in ``tmp/``: folders no live process owns, and the git
+        processes still working in them."""
+        base = self.root / "tmp"
+        if not base.is_dir():
+            return []
         now = time.time()
-        for child in (self.root / "tmp").iterdir():
+        found = []
+        for child in sorted(base.iterdir()):
+            if child.suffix == OWNER_SUFFIX:
+                if not child.with_suffix("").exists() and _owned(child) is False:
+                    found.append(Leftover(child, 0, []))  # its folder is gone already
+                continue
+            alive = _owned(_owner_file(child))
             try:
-                if now - child.stat().st_mtime > STALE_TMP_SECONDS:
-                    shutil.rmtree(child, ignore_errors=True)
+                old = now - child.lstat().st_mtime > STALE_TMP_SECONDS
             except OSError:
                 continue
+            if alive is False or (alive is None and old):
+                found.append(Leftover(child, _size(child), processes_in(child)))
+        return found
+
+    def remove_leftover(self, leftover: Leftover) -> None:
+        """Stop the processes still working in a leftover, then delete it."""
+        for pid in leftover.pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        if leftover.path.is_dir():
+            shutil.rmtree(leftover.path, ignore_errors=True)
+        else:
+            leftover.path.unlink(missing_ok=True)
+        _owner_file(leftover.path).unlink(missing_ok=True)
+
+    def _sweep_tmp(self) -> None:
+        """Remove leftovers of killed fetches (and stop the git they left running)."""
+        for leftover in self.leftovers():
+            self.remove_leftover(leftover)
+
+
+OWNER_SUFFIX = ".owner"
+
+
+@dataclass
+class Leftover:
+    path: Path  #: a folder (or an owner file) below ``tmp/``
+    size: int  #: bytes
+    pids: list[int]  #: processes still working in it (a git a killed build started)
+
+
+def _owner_file(tmp: Path) -> Path:
+    return tmp.with_name(tmp.name + OWNER_SUFFIX)
+
+
+def _own(tmp: Path) -> int | None:
+    """Lock ``tmp``'s owner file for as long as this process works in it (the lock goes
+    with the process, however it ends; git does not inherit it)."""
+    if fcntl is None:
+        return None
+    fd = os.open(_owner_file(tmp), os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    os.write(fd, f"{os.getpid()}\n".encode())
+    return fd
+
+
+def _disown(tmp: Path, fd: int | None) -> None:
+    if fd is not None:
+        _owner_file(tmp).unlink(missing_ok=True)
+        os.close(fd)
+
+
+def _owned(owner: Path) -> bool | None:
+    """Does a live process hold this owner file? None when it cannot be told (no file)."""
+    if fcntl is None:
+        return None
+    try:
+        fd = os.open(owner, os.O_RDWR)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def processes_in(folder: Path) -> list[int]:
+    """Processes of this user whose working directory is inside ``folder`` (Linux /proc;
+    elsewhere none are found)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return []
+    inside = str(folder.resolve())
+    pids = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cwd = os.readlink(entry / "cwd")
+        except OSError:
+            continue
+        if cwd == inside or cwd.startswith(inside + os.sep):
+            pids.append(int(entry.name))
+    return sorted(pids)
+
+
+def _size(path: Path) -> int:
+    total = 0
+    for p in path.rglob("*") if path.is_dir() else [path]:
+        with contextlib.suppress(OSError):
+            if p.is_file() and not p.is_symlink():
+                total += p.stat().st_size
+    return total
 
 
 def _write_file(path: Path, text: str) -> None:
