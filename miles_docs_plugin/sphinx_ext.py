@@ -105,10 +105,10 @@ class SphinxEngine(Engine):
         # filled in at write time
         return f"{PIN_SCHEME}:url/{self.url_from(from_doc, self.page_url(to_doc))}"
 
-    def inert_link(self) -> str:
-        # MyST would report `#` once more ("cross-reference target not found: ''") on the
-        # generated copy; the link is already reported at its upstream place
-        return INERT_LINK
+    def inert_link(self, *, image: bool = False) -> str:
+        # MyST would report `#` once more ("cross-reference target not found: ''", or "image
+        # file not readable") on the generated copy; it is already reported upstream
+        return "data:," if image else INERT_LINK
 
     def fence_info(self, info: str) -> str:
         if info.split()[:1] == ["mermaid"]:

@@ -16,7 +16,7 @@ from miles_docs_plugin.core.pipeline import build
 
 BROKEN = {
     "docs/index.md": "# Home\n\nIntro.\n\nSee [the missing page](nope.md) here.\n\n"
-                     "And [a missing heading](#nowhere).\n",
+                     "And [a missing heading](#nowhere).\n\n![a missing image](nope.png)\n",
 }
 
 
@@ -34,9 +34,10 @@ def test_one_broken_link_is_one_warning_at_the_upstream_place(engine: str, tmp_p
     result = host.build(strict=False)
     assert result.returncode == 0, result.output
     warnings = _warnings(result.output)
-    assert len(warnings) == 2, result.output  # two problems, two warnings
+    assert len(warnings) == 3, result.output  # three problems, three warnings
     assert "docs/index.md:5" in warnings[0] and "nope.md" in warnings[0]
     assert "docs/index.md:7" in warnings[1] and "#nowhere" in warnings[1]
+    assert "docs/index.md:9" in warnings[2] and "nope.png" in warnings[2]
     html = host.site().page(host.page_file("index.md")).text
     assert html.count('href="#"') >= 2 and "miles-docs-pin" not in html
 

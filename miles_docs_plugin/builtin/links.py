@@ -273,7 +273,7 @@ def render(target: Target, link: LinkRef, page: Page, section: Section,
     html_ctx = link.kind == "html"
     if isinstance(target, AnchorTarget):
         return _anchor(ctx, section, page, section, page, target.anchor, link) or (
-            "#" if html_ctx else ctx.engine.inert_link())
+            "#" if html_ctx else ctx.engine.inert_link(image=link.kind == "image"))
     if isinstance(target, PageTarget):
         tsec = ctx.sections[target.source]
         tpage = tsec.pages[target.path]
@@ -311,7 +311,7 @@ def render(target: Target, link: LinkRef, page: Page, section: Section,
             ref = section.checkout.commit or section.source.ref
             return ctx.engine.repo_link(section.source.name, "blob", target.repo_path,
                                         web_link(web, "blob", ref, target.repo_path))
-        return "#" if html_ctx else ctx.engine.inert_link()
+        return "#" if html_ctx else ctx.engine.inert_link(image=link.kind == "image")
     return None
 
 

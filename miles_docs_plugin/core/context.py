@@ -88,10 +88,10 @@ class Engine:
         rel = posixpath.relpath(to_doc, posixpath.dirname(from_doc) or ".")
         return re.sub(r"[%#?]", lambda m: f"%{ord(m.group()):02X}", rel)
 
-    def inert_link(self) -> str:
-        """The Markdown destination of a link that leads nowhere (unresolved or unsafe): the
-        page gets ``#``. Engines that would report ``#`` once more (MyST) return a placeholder
-        that they turn into ``#`` themselves, so one problem is one warning."""
+    def inert_link(self, *, image: bool = False) -> str:
+        """The Markdown destination of a link (or image) that leads nowhere, unresolved or
+        unsafe: the page gets ``#``. Engines that would report it once more (MyST) return
+        what they do not report, so one problem is one warning."""
         return "#"
 
     def fence_info(self, info: str) -> str:
