@@ -251,3 +251,13 @@ def test_a_killed_fetch_is_listed_and_pruned_with_its_git(tmp_path: Path,
         for pid in pids:  # only the processes this test started
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_a_half_deleted_invalid_entry_is_a_leftover(tmp_path: Path, cache_dir: Path) -> None:
+    site = site_for(tmp_path, "https://github.com/o/r.git")
+    write(cache_dir / "tmp" / "invalid-abc-1-2" / "files" / "page.md", "x" * 1000)
+    code, out, _err = cli("cache", "list", cwd=site)
+    assert "tmp/invalid-abc-1-2" in out, out
+    code, out, _err = cli("cache", "prune", cwd=site)
+    assert code == 0 and "removed tmp/invalid-abc-1-2" in out, out
+    assert not (cache_dir / "tmp" / "invalid-abc-1-2").exists()

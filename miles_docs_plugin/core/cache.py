@@ -243,7 +243,8 @@ class Cache:
                 old = now - child.lstat().st_mtime > STALE_TMP_SECONDS
             except OSError:
                 continue
-            if alive is False or (alive is None and old):
+            trash = child.name.startswith("invalid-")  # being deleted, or left half-deleted
+            if alive is False or (alive is None and (old or trash)):
                 found.append(Leftover(child, _size(child), processes_in(child)))
         return found
 
