@@ -316,8 +316,8 @@ def _owned(owner: Path) -> bool | None:
 
 
 def processes_in(folder: Path) -> list[int]:
-    """Processes of this user whose working directory is inside ``folder`` (Linux /proc;
-    elsewhere none are found)."""
+    """git processes of this user working inside ``folder`` (Linux /proc; elsewhere none are
+    found). Only git: a shell someone opened in the folder is not ours to stop."""
     proc = Path("/proc")
     if not proc.is_dir():
         return []
@@ -328,9 +328,10 @@ def processes_in(folder: Path) -> list[int]:
             continue
         try:
             cwd = os.readlink(entry / "cwd")
+            name = (entry / "comm").read_text().strip()
         except OSError:
             continue
-        if cwd == inside or cwd.startswith(inside + os.sep):
+        if (cwd == inside or cwd.startswith(inside + os.sep)) and name.startswith("git"):
             pids.append(int(entry.name))
     return sorted(pids)
 
