@@ -230,11 +230,14 @@ def test_a_killed_fetch_is_listed_and_pruned_with_its_git(tmp_path: Path,
     pids: list[int] = []
     try:
         deadline = time.monotonic() + 60
-        while not pids and time.monotonic() < deadline:
+        waiting = False  # git fetch is waiting on the "network"
+        while not waiting and time.monotonic() < deadline:
             time.sleep(0.2)
-            folders = [p for p in tmp.glob("fetch-*") if p.is_dir()] if tmp.is_dir() else []
-            pids = [pid for f in folders for pid in _working_in(f)]
-        assert pids, "the fetch never started"
+            pids = _working_in(tmp) if tmp.is_dir() else []
+            waiting = any(_comm(pid).startswith("python") for pid in pids)
+        assert waiting, "the fetch never started"
+        time.sleep(0.2)
+        pids = _working_in(tmp)
         build.kill()  # kill -9
         build.wait()
         gits = [pid for pid in pids if _comm(pid).startswith("git")]
