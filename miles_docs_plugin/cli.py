@@ -287,14 +287,34 @@ def _mkdocs_yml(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def _conf_int(conf: Path, name: str) -> int | None:
+    """``name = <int>`` at the top level of a Sphinx ``conf.py``, read without running it."""
+    import ast
+
+    try:
+        tree = ast.parse(conf.read_text("utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    value = None
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            value = node.value.value if isinstance(node.value, ast.Constant) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def cmd_check(args: argparse.Namespace, out: Out) -> int:
     config = _config(args)
     findings: list[Diagnostic] = []
     host_pages, collisions = _host_pages(config)
     findings += collisions
     sections: dict[str, Any] = {}
+    engine = Engine(host_pages)
+    depth = _conf_int(config.base_dir / "conf.py", "myst_heading_anchors")
+    if depth:  # a Sphinx host's depth: deeper headings have no anchor there
+        engine.heading_depth, engine.heading_depth_setting = depth, "myst_heading_anchors"
     try:
-        result = build(config, Engine(host_pages), progress=_progress(out), use_scan_cache=True)
+        result = build(config, engine, progress=_progress(out), use_scan_cache=True)
         findings += result.diagnostics
         for name, section in result.sections.items():
             sections[name] = {"commit": section.checkout.commit, "pages": len(section.pages),

@@ -3,6 +3,7 @@ MyST heading depth; encoded and folder paths."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -105,3 +106,19 @@ def test_encoded_names_and_folder_links_in_both_engines(engine: str, tmp_path: P
         target = index.path.parent / unquote(href)
         target = target / "index.html" if target.is_dir() else target
         assert title in target.read_text("utf-8"), (href, hrefs)
+
+
+def test_check_reads_the_sphinx_hosts_heading_depth(tmp_path: Path, cache_dir: Path) -> None:
+    from miles_docs_plugin.cli import main
+
+    up = tmp_path / "up"
+    commit = make_repo(up, {"docs/index.md": "# Home\n\n[deep](#deep-detail)\n\n## Top\n\n"
+                                             "### Deep detail\n"})
+    site = tmp_path / "site"
+    write(site / "conf.py", 'extensions = ["myst_parser"]\nmyst_heading_anchors = 2\n')
+    write(site / "miles-docs.yml", f"sources:\n  - name: s\n    repo: {up.as_uri()}\n")
+    write(site / "miles-docs.lock", lock_text({"s": (up.as_uri(), commit)}))
+    out = io.StringIO()
+    code = main(["check", "-f", str(site / "miles-docs.yml")], stdout=out, stderr=io.StringIO())
+    assert code == 1, out.getvalue()
+    assert "docs/index.md:3" in out.getvalue() and "myst_heading_anchors = 2" in out.getvalue()
