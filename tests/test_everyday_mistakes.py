@@ -272,3 +272,16 @@ def test_a_half_deleted_invalid_entry_is_a_leftover(tmp_path: Path, cache_dir: P
     code, out, _err = cli("cache", "prune", cwd=site)
     assert code == 0 and "removed tmp/invalid-abc-1-2" in out, out
     assert not (cache_dir / "tmp" / "invalid-abc-1-2").exists()
+
+
+def test_the_next_fetch_removes_what_a_killed_one_left(tmp_path: Path, cache_dir: Path) -> None:
+    up = tmp_path / "up"
+    commit = make_repo(up, {"docs/index.md": "# Home\n"})
+    site = site_for(tmp_path, up.as_uri())
+    write(site / "miles-docs.lock", lock_text({"diffusion": (up.as_uri(), commit)}))
+    left = cache_dir / "tmp" / "fetch-0123456789ab-dead"
+    write(left / "repo" / "objects.pack", "x" * 1000)
+    write(cache_dir / "tmp" / "fetch-0123456789ab-dead.owner", "999999\n")  # nobody holds it
+    code, out, err = cli("check", cwd=site)
+    assert code == 0, out + err
+    assert sorted(p.name for p in (cache_dir / "tmp").iterdir()) == []
