@@ -232,10 +232,6 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
 # -- writing -------------------------------------------------------------------------------
 
 
-def _rel(from_doc: str, to_doc: str) -> str:
-    return posixpath.relpath(to_doc, posixpath.dirname(from_doc) or ".")
-
-
 def _anchor(ctx: BuildContext, section: Section, page: Page, target_section: Section,
             target_page: Page, anchor: str | None, link: LinkRef) -> str:
     if not anchor:
