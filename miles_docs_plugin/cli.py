@@ -563,6 +563,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--once", action="store_true", help=argparse.SUPPRESS)
     s.set_defaults(func=cmd_serve)
+
+    from .mintlify_host import add_parser as add_mintlify
+
+    add_mintlify(sub, common)
     return p
 
 

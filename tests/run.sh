@@ -10,6 +10,7 @@ python=${PYTHON:-python3}
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[dev]"
 
 bash tests/setup_browser.sh   # Chromium (system package) + Playwright for the browser tests
+bash tests/setup_mint.sh      # the Mintlify CLI (npm `mint`, pinned) for the Mintlify tests
 
 .venv/bin/ruff check .
 .venv/bin/mypy

@@ -118,6 +118,11 @@ SOURCE_FIELDS: tuple[FieldSpec, ...] = (
               "directives, scripts or unsafe URLs; see Security). `full`: the upstream is "
               "treated like the host's own pages.",
               check=lambda v: v is None or v in ("untrusted", "full")),
+    FieldSpec("mintlify", "mapping", None,
+              "Mintlify hosts: where the section goes in `docs.json`: `tab: Title` (a new tab) "
+              "or `group: Title` (a new group; with `tab:` naming the existing tab it goes in), "
+              "and `after:` or `before:` an existing tab (group). Default: a tab titled "
+              "`title`, last.", check=lambda v: v is None or isinstance(v, dict)),
 )
 
 TOP_FIELDS: tuple[FieldSpec, ...] = (
@@ -164,6 +169,7 @@ class SourceConfig:
     banner: bool | str
     placement: str
     trust: str = "untrusted"  #: ``untrusted`` (sandboxed pages) or ``full``
+    mintlify: dict[str, Any] | None = None  #: placement in a Mintlify host's navigation
 
     @property
     def sandboxed(self) -> bool:
@@ -289,6 +295,7 @@ def _parse_source(raw: Any, index: int, config_file: Path | None, base_dir: Path
         banner=banner,
         placement=raw.get("placement") or "end",
         trust=raw.get("trust") or "untrusted",
+        mintlify=raw.get("mintlify"),
     )
 
 

@@ -1,0 +1,262 @@
+"""MDX is code: what an untrusted page may hand to Mintlify.
+
+Mintlify compiles every page as MDX. ``import``/``export`` statements and JSX expression
+containers (``{...}``) are JavaScript that runs in Mintlify's build and in readers' browsers;
+``<script>`` elements, ``on*=`` attributes and ``javascript:`` URLs run in browsers. A page of a
+source without ``trust: full`` is written with all of them neutralised, and each one is reported
+at the upstream ``path:line``:
+
+- ``import``/``export`` blocks (ESM, at the start of a line) are removed (blank lines keep the
+  line numbers);
+- ``{`` and ``}`` in text become ``\\{`` and ``\\}`` (literal braces in MDX);
+- in tags: ``on*`` attributes are removed, expression attributes other than plain literals
+  (``cols={2}``, ``expanded={true}``, ``title={"x"}``) are removed, and unsafe URLs
+  (``javascript:``, ``vbscript:``, ``file:``, non-image ``data:``) become ``#``;
+- ``<script>``, ``<style>``, ``<iframe>``, ``<object>``, ``<embed>``, ``<base>``, ``<meta>`` and
+  ``<link>`` tags become literal text;
+- front matter keeps ``title``, ``description`` and ``sidebarTitle`` (as plain text); every
+  other key (``icon``, ``openapi``, ``mode``, ...) is removed.
+
+Code (fenced blocks and inline code spans) is never touched: MDX reads it as text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import yaml
+
+from .builtin.components import block_structure
+from .core.sandbox import tagless
+from .core.sanitize import URL_ATTRS, unsafe_url
+
+#: Front matter keys an untrusted page keeps (display text only).
+SAFE_FRONT_MATTER = ("title", "description", "sidebarTitle")
+#: Elements whose tags are written as literal text.
+UNSAFE_TAGS = frozenset({"script", "style", "iframe", "object", "embed", "base", "meta", "link",
+                         "frame", "frameset", "applet"})
+ESM_RE = re.compile(r"^(?:import|export)\b")
+CODE_SPAN_RE = re.compile(r"(`+)(?:(?!\1).)+?\1")
+TAG_START_RE = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
+ATTR_NAME_RE = re.compile(r"\s*([^\s=/>{}\"']+)")
+LITERAL_RE = re.compile(r"""^\s*(?:-?\d+(?:\.\d+)?|true|false|null|"[^"\\{}]*"|'[^'\\{}]*')\s*$""")
+
+
+class _Findings:
+    def __init__(self) -> None:
+        self.items: list[tuple[int, str]] = []
+
+    def add(self, line: int, message: str) -> None:
+        self.items.append((line, message))
+
+
+def _braced(text: str, at: int) -> int:
+    """End (exclusive) of the ``{...}`` expression that starts at ``at`` (strings skipped)."""
+    depth = 0
+    i = at
+    quote = ""
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'`":
+            quote = ch
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(text)
+
+
+def _tag(text: str, at: int, line: int, found: _Findings) -> tuple[str, int]:
+    """The tag starting at ``at``, made safe; returns (new text, end offset)."""
+    m = TAG_START_RE.match(text, at)
+    assert m is not None
+    closing, name = m.group(1), m.group(2)
+    i = m.end()
+    parts = [text[at:i]]
+    changed = False
+    while i < len(text):
+        if text[i] == ">":
+            i += 1
+            break
+        if text.startswith("/>", i):
+            i += 2
+            parts.append("/")
+            break
+        if text[i] == "{":  # a spread: {...props}
+            end = _braced(text, i)
+            found.add(line, f"JSX expression {text[i:end][:40]!r} in <{name}> removed")
+            i, changed = end, True
+            continue
+        a = ATTR_NAME_RE.match(text, i)
+        if not a:
+            parts.append(text[i])
+            i += 1
+            continue
+        attr = a.group(1)
+        j = a.end()
+        value: str | None = None
+        raw_end = j
+        k = j
+        while k < len(text) and text[k] in " \t":
+            k += 1
+        if k < len(text) and text[k] == "=":
+            k += 1
+            while k < len(text) and text[k] in " \t":
+                k += 1
+            if k < len(text) and text[k] in "\"'":
+                close = text.find(text[k], k + 1)
+                close = len(text) - 1 if close < 0 else close
+                value = text[k + 1:close]
+                raw_end = close + 1
+            elif k < len(text) and text[k] == "{":
+                raw_end = _braced(text, k)
+                expr = text[k + 1:raw_end - 1]
+                if not LITERAL_RE.match(expr):
+                    found.add(line, f"JSX expression in the {attr} attribute of <{name}> removed")
+                    i, changed = raw_end, True
+                    continue
+                value = expr.strip().strip("\"'")
+            else:
+                end = k
+                while end < len(text) and not text[end].isspace() and text[end] not in ">":
+                    end += 1
+                value = text[k:end]
+                raw_end = end
+        raw = text[i:raw_end]
+        low = attr.lower()
+        if low.startswith("on"):
+            found.add(line, f"event attribute {attr} of <{name}> removed")
+            changed = True
+        elif value is not None and unsafe_url(value, "src" if low in ("src", "poster") else
+                                             "href") and (low in URL_ATTRS or ":" in value):
+            found.add(line, f"unsafe URL {value[:40]!r} in the {attr} attribute of <{name}> "
+                      "made inert")
+            parts.append(f' {attr}="#"')
+            changed = True
+        else:
+            parts.append(raw)
+        i = raw_end
+    else:
+        parts.append("")
+    if name.lower() in UNSAFE_TAGS:
+        found.add(line, f"<{closing}{name}> tag written as text")
+        return "&lt;" + text[at + 1:i], i
+    if not changed:
+        return text[at:i], i
+    out = "".join(parts)
+    if not out.endswith(">"):
+        out += ">"
+    return out, i
+
+
+def _text(segment: str, line: int, found: _Findings, state: dict[str, Any]) -> str:
+    """Neutralise one stretch of text outside code."""
+    out: list[str] = []
+    i = 0
+    while i < len(segment):
+        ch = segment[i]
+        if ch == "\\" and i + 1 < len(segment):
+            out.append(segment[i:i + 2])
+            i += 2
+            continue
+        if ch == "<" and TAG_START_RE.match(segment, i):
+            new, i = _tag(segment, i, line, found)
+            out.append(new)
+            continue
+        if ch in "{}":
+            if ch == "{" and not state.get("reported"):
+                found.add(line, f"JSX expression {segment[i:i + 40]!r} written as text")
+                state["reported"] = True
+            out.append("\\" + ch)
+            i += 1
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def sanitize_body(body: str) -> tuple[str, list[tuple[int, str]]]:
+    """``body`` (MDX without front matter) made inert; findings as (0-based line, message)."""
+    found = _Findings()
+    newline = "\r\n" if "\r\n" in body else "\n"
+    lines = body.split(newline)
+    code = block_structure(body).code
+    in_esm = False
+    for n, line in enumerate(lines):
+        if n in code:
+            in_esm = False
+            continue
+        if in_esm and not ESM_RE.match(line):
+            if line.strip():
+                lines[n] = ""  # the statement goes on (ESM blocks end at a blank line)
+                continue
+            in_esm = False
+        if ESM_RE.match(line):
+            found.add(n, f"MDX {line.split()[0]} statement removed ({line.strip()[:40]!r})")
+            lines[n] = ""
+            in_esm = True
+            continue
+        if not any(c in line for c in "<{}"):
+            continue
+        state: dict[str, Any] = {}
+        pieces: list[str] = []
+        pos = 0
+        for m in CODE_SPAN_RE.finditer(line):
+            pieces.append(_text(line[pos:m.start()], n, found, state))
+            pieces.append(m.group(0))
+            pos = m.end()
+        pieces.append(_text(line[pos:], n, found, state))
+        lines[n] = "".join(pieces)
+    return newline.join(lines), found.items
+
+
+VOID_RE = re.compile(r"<(area|br|col|embed|hr|img|input|source|track|wbr)\b"
+                     r"((?:[^<>\"']|\"[^\"]*\"|'[^']*')*?)\s*(?<!/)>", re.IGNORECASE)
+
+
+def close_void_elements(body: str) -> str:
+    """``<img ...>`` → ``<img ... />`` outside code: HTML's void elements must be closed in
+    MDX (Mintlify stops on ``<p><img ...></p>``, which GitHub and MkDocs render)."""
+    if not VOID_RE.search(body):
+        return body
+    newline = "\r\n" if "\r\n" in body else "\n"
+    lines = body.split(newline)
+    code = block_structure(body).code
+    for n, line in enumerate(lines):
+        if n in code or "<" not in line:
+            continue
+        pieces: list[str] = []
+        pos = 0
+        for m in CODE_SPAN_RE.finditer(line):
+            pieces += [VOID_RE.sub(r"<\1\2 />", line[pos:m.start()]), m.group(0)]
+            pos = m.end()
+        pieces.append(VOID_RE.sub(r"<\1\2 />", line[pos:]))
+        lines[n] = "".join(pieces)
+    return newline.join(lines)
+
+
+def safe_front_matter(meta: Mapping[str, Any], lines: int) -> tuple[str, list[str]]:
+    """The front matter an untrusted page keeps, padded to ``lines`` lines where it can; and
+    the keys that were removed."""
+    keep: dict[str, str] = {}
+    removed = []
+    for key, value in meta.items():
+        if key in SAFE_FRONT_MATTER and isinstance(value, (str, int, float)):
+            keep[key] = tagless(str(value))
+        else:
+            removed.append(key)
+    if not keep:
+        return "\n" * lines, removed
+    dumped = yaml.safe_dump(keep, allow_unicode=True, sort_keys=False, width=1 << 16)
+    used = dumped.count("\n") + 2
+    return "---\n" + dumped + "\n" * max(0, lines - used) + "---\n", removed

