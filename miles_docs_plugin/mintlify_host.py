@@ -50,7 +50,13 @@ from .core.mounts import collision_error, mount_collisions
 from .core.pipeline import BuildResult, build
 from .core.plugins import make_plugin_manager
 from .core.sandbox import tagless
-from .mintlify_sandbox import close_void_elements, safe_front_matter, sanitize_body
+from .mintlify_sandbox import (
+    code_structure,
+    fence_indented,
+    safe_front_matter,
+    sanitize_body,
+    valid_mdx,
+)
 
 if TYPE_CHECKING:
     from .cli import Out
@@ -144,9 +150,15 @@ class MintlifyPages:
     def mdp_transform_page(self, page: Page, ctx: BuildContext) -> None:
         section = ctx.sections[page.source]
         self._links(page, section, ctx)
+        # what is code, seen with the component tags out (the lines stay where they are)
+        code, indented = code_structure(page.content[page.body_start:])
         self._restore(page, section, ctx)
+        body = valid_mdx(page.content[page.body_start:], code)
+        page.content = page.content[:page.body_start] + body
         if section.source.sandboxed:
-            self._sandbox(page, section, ctx)
+            self._sandbox(page, section, ctx, code)
+        page.content = page.content[:page.body_start] + fence_indented(
+            page.content[page.body_start:], indented)
 
     @staticmethod
     def _links(page: Page, section: Section, ctx: BuildContext) -> None:
@@ -220,12 +232,11 @@ class MintlifyPages:
                 cur_ws = len(line) - len(line.lstrip())
                 orig_ws = len(orig[i]) - len(orig[i].lstrip())
                 lines[i] = orig[i][:orig_ws] + line[cur_ws:]
-        page.content = page.content[:page.body_start] + close_void_elements(
-            newline.join(lines))
+        page.content = page.content[:page.body_start] + newline.join(lines)
 
     @staticmethod
-    def _sandbox(page: Page, section: Section, ctx: BuildContext) -> None:
-        body, findings = sanitize_body(page.content[page.body_start:])
+    def _sandbox(page: Page, section: Section, ctx: BuildContext, code: set[int]) -> None:
+        body, findings = sanitize_body(page.content[page.body_start:], code)
         for line, message in findings:
             ctx.report(section, page.path, page.body_line + line + 1, "mdx",
                        f"{message} (MDX runs as code; set `trust: full` to allow it)",

@@ -28,7 +28,6 @@ from typing import Any
 
 import yaml
 
-from .builtin.components import block_structure
 from .core.sandbox import tagless
 from .core.sanitize import URL_ATTRS, unsafe_url
 
@@ -185,12 +184,14 @@ def _text(segment: str, line: int, found: _Findings, state: dict[str, Any]) -> s
     return "".join(out)
 
 
-def sanitize_body(body: str) -> tuple[str, list[tuple[int, str]]]:
-    """``body`` (MDX without front matter) made inert; findings as (0-based line, message)."""
+def sanitize_body(body: str, code: set[int]) -> tuple[str, list[tuple[int, str]]]:
+    """``body`` (MDX without front matter) made inert; findings as (0-based line, message).
+
+    ``code``: the lines MDX reads as code (see :func:`code_structure`), left alone.
+    """
     found = _Findings()
     newline = "\r\n" if "\r\n" in body else "\n"
     lines = body.split(newline)
-    code = block_structure(body).code
     in_esm = False
     for n, line in enumerate(lines):
         if n in code:
@@ -220,27 +221,78 @@ def sanitize_body(body: str) -> tuple[str, list[tuple[int, str]]]:
     return newline.join(lines), found.items
 
 
+_PARSER: Any = None
+#: ``<`` that cannot start a tag: MDX stops on it (``(<20% usable)``).
+STRAY_LT_RE = re.compile(r"<(?![A-Za-z/>!])")
+
+
+def code_structure(body: str) -> tuple[set[int], list[tuple[int, int]]]:
+    """Lines that are code, and the top-level indented code blocks (start, end).
+
+    ``body`` is the page with its component tags taken out and their content unindented (the
+    core's view). MDX has no indented code: :func:`fence_indented` turns the top-level ones into
+    fences; indented code nested in lists or quotes is not counted as code, since MDX reads it
+    as text.
+    """
+    global _PARSER
+    if _PARSER is None:
+        from markdown_it import MarkdownIt
+
+        _PARSER = MarkdownIt("commonmark", {"html": True}).disable("inline")
+    code: set[int] = set()
+    indented: list[tuple[int, int]] = []
+    for token in _PARSER.parse(body):
+        if not token.map:
+            continue
+        if token.type == "fence":
+            code.update(range(token.map[0], token.map[1]))
+        elif token.type == "code_block" and token.level == 0:
+            code.update(range(token.map[0], token.map[1]))
+            indented.append((token.map[0], token.map[1]))
+    return code, indented
+
+
+def fence_indented(body: str, blocks: list[tuple[int, int]]) -> str:
+    """Top-level indented code blocks written as fenced ones (MDX has no indented code)."""
+    if not blocks:
+        return body
+    newline = "\r\n" if "\r\n" in body else "\n"
+    lines = body.split(newline)
+    for start, end in reversed(blocks):
+        while end > start and not lines[end - 1].strip():
+            end -= 1
+        inner = [line[4:] if line.startswith("    ") else line.lstrip("\t ")
+                 for line in lines[start:end]]
+        ticks = "`" * max(3, 1 + max((len(m) for line in inner
+                                      for m in re.findall(r"`+", line)), default=0))
+        lines[start:end] = [ticks, *inner, ticks]
+    return newline.join(lines)
+
+
 VOID_RE = re.compile(r"<(area|br|col|embed|hr|img|input|source|track|wbr)\b"
                      r"((?:[^<>\"']|\"[^\"]*\"|'[^']*')*?)\s*(?<!/)>", re.IGNORECASE)
 
 
-def close_void_elements(body: str) -> str:
-    """``<img ...>`` → ``<img ... />`` outside code: HTML's void elements must be closed in
-    MDX (Mintlify stops on ``<p><img ...></p>``, which GitHub and MkDocs render)."""
-    if not VOID_RE.search(body):
+def _mdx_text(text: str) -> str:
+    return STRAY_LT_RE.sub("&lt;", VOID_RE.sub(r"<\1\2 />", text))
+
+
+def valid_mdx(body: str, code: set[int]) -> str:
+    """What GitHub and MkDocs render but MDX stops on, fixed outside code: HTML's void
+    elements unclosed (``<p><img ...></p>``) and a ``<`` that starts no tag (``<20%``)."""
+    if "<" not in body:
         return body
     newline = "\r\n" if "\r\n" in body else "\n"
     lines = body.split(newline)
-    code = block_structure(body).code
     for n, line in enumerate(lines):
         if n in code or "<" not in line:
             continue
         pieces: list[str] = []
         pos = 0
         for m in CODE_SPAN_RE.finditer(line):
-            pieces += [VOID_RE.sub(r"<\1\2 />", line[pos:m.start()]), m.group(0)]
+            pieces += [_mdx_text(line[pos:m.start()]), m.group(0)]
             pos = m.end()
-        pieces.append(VOID_RE.sub(r"<\1\2 />", line[pos:]))
+        pieces.append(_mdx_text(line[pos:]))
         lines[n] = "".join(pieces)
     return newline.join(lines)
 

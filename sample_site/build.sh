@@ -16,5 +16,7 @@ python=${PYTHON:-python3}
 export MILES_DOCS_OFFLINE=1 NO_MKDOCS_2_WARNING=1
 .venv/bin/mkdocs build --strict --clean -f sample_site/mkdocs/mkdocs.yml
 .venv/bin/sphinx-build -W --keep-going -q -b html sample_site/sphinx sample_site/sphinx/_build/html
+.venv/bin/miles-docs mintlify build --docs sample_site/mintlify --out sample_site/mintlify_site
 echo "MkDocs sample: sample_site/mkdocs/site/index.html (injected section: diffusion/)"
 echo "Sphinx sample: sample_site/sphinx/_build/html/index.html (same section, same pin)"
+echo "Mintlify sample: sample_site/mintlify_site/ (deploy it, or: cd sample_site/mintlify_site && npx mint@4.2.941 dev)"

@@ -7,11 +7,14 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
 import pytest
-from support import CORPUS, git, lock_text, make_repo, run, write
+import yaml
+from mintlify_support import broken_links
+from support import CORPUS, ROOT, copy_sample, git, lock_text, make_repo, run, write
 
 from miles_docs_plugin.mintlify_host import Placement, insert_nav, mintlify_slug
 
@@ -264,3 +267,59 @@ def test_build_refuses_an_output_folder_it_did_not_write(tmp_path: Path,
                 str(out)], cwd=docs)
     assert done.returncode == 2 and "not written by miles-docs" in done.stderr
     assert (out / "precious.txt").read_text() == "mine"
+
+
+def test_sample_mintlify_site_builds_offline_and_mint_finds_no_broken_link(
+        tmp_path: Path, cache_dir: Path) -> None:
+    sample = copy_sample(tmp_path)
+    out = sample / "mintlify_site"
+    done = run([sys.executable, "-m", "miles_docs_plugin.cli", "mintlify", "build", "--docs",
+                "sample_site/mintlify", "--out", "sample_site/mintlify_site"],
+               cwd=sample.parent, env={"MILES_DOCS_OFFLINE": "1"})
+    assert done.returncode == 0, done.output
+    assert "warning" not in done.stderr
+    tabs = json.loads((out / "docs.json").read_text())["navigation"]["tabs"]
+    assert [t["tab"] for t in tabs] == ["Guide", "Diffusion", "Resources"]
+    home = (out / "diffusion" / "index.md").read_text()
+    assert "[installation guide](/diffusion/getting-started/installation)" in home
+    assert "<Note>" in home and "(/#supported-models)" in home
+    assert broken_links(out, tmp_path / "home") == {}
+
+
+def _workflow() -> tuple[dict[object, object], str]:
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("# .github/workflows/docs.yml\n", 1)[1].split("```", 1)[0]
+    script = block.split("# deploy:start\n", 1)[1].split("# deploy:end", 1)[0]
+    return yaml.safe_load(block), textwrap.dedent(script)
+
+
+def test_readme_deploy_workflow_pushes_the_site_to_a_bare_repository(tmp_path: Path,
+                                                                     cache_dir: Path) -> None:
+    workflow, script = _workflow()
+    assert workflow[True] == {"push": {"branches": ["main"]}}  # YAML reads `on` as true
+    steps = workflow["jobs"]["deploy"]["steps"]  # type: ignore[index]
+    assert any("miles-docs mintlify build" in s.get("run", "") for s in steps)
+    # the workspace: a host repository whose origin is a local bare repository
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    commit = make_repo(tmp_path / "up", {"docs/index.md": "# Up\n", "docs/a.md": "# A\n"})
+    docs = _host(tmp_path, tmp_path / "up", commit)
+    workspace = docs.parent
+    git(workspace, "remote", "add", "origin", remote.as_uri())
+    git(workspace, "push", "-q", "origin", "HEAD:refs/heads/main")
+    site = tmp_path / "runner" / "site"
+    done = _cli(docs, "build", "--out", str(site))
+    assert done.returncode == 0, done.stderr
+    env = {"SITE": str(site), "BRANCH": "docs-deploy", "RUNNER_TEMP": str(tmp_path / "runner"),
+           "GITHUB_SHA": git(workspace, "rev-parse", "HEAD")}
+    for attempt in (1, 2):  # a first deploy, then one on top of it
+        pushed = run(["bash", "-euo", "pipefail", "-c", script], cwd=workspace, env=env)
+        assert pushed.returncode == 0, pushed.output
+        listed = set(git(remote, "ls-tree", "-r", "--name-only", "docs-deploy").split())
+        built = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+        assert listed == built and "diffusion/a.md" in listed and "docs.json" in listed
+        assert git(remote, "rev-list", "--count", "docs-deploy") == str(attempt)
+        assert git(remote, "show", "docs-deploy:docs.json") == (site / "docs.json").read_text(
+            ).rstrip("\n")
+    assert git(workspace, "status", "--porcelain") == ""  # the default branch is untouched
+    assert git(remote, "rev-parse", "main") == env["GITHUB_SHA"]
