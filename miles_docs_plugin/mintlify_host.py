@@ -662,24 +662,29 @@ def build_site(config: Config, docs: Path, out: Path,
     if out.exists() and any(out.iterdir()) and not _generated(out):
         raise ConfigError(f"{out} is not empty and was not written by miles-docs",
                           hint="choose an empty or new folder for --out")
+    for source in config.sources:
+        placement(source, config)  # a config error stops the build before anything is written
     result = build_sections(config, docs, progress)
     text = docs_json.read_bytes().decode("utf-8")
     mounts = {s.mount for s in config.sources}
-    if out.exists():
-        shutil.rmtree(out)
+    sections: list[tuple[Section, dict[str, bytes | Path]]] = []
+    for section in result.sections.values():
+        files = section_files(section, _reporter(section))
+        place, obj = _nav_json(section, config)
+        if find_ref(text, f"{section.mount}/{NAV_FILE}"):
+            files[NAV_FILE] = (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
+        else:
+            text = insert_nav(text, obj, place, str(docs_json))[0]
+        sections.append((section, files))
+
     def ignore(folder: str, names: list[str]) -> list[str]:
         # the generated folders of `mintlify dev` are replaced by the fresh sections
         return [n for n in names if n in mounts or n == MARKER] if Path(folder) == docs else []
 
+    if out.exists():
+        shutil.rmtree(out)
     shutil.copytree(docs, out, ignore=ignore)
-    for section in result.sections.values():
-        files = section_files(section, _reporter(section))
-        place, obj = _nav_json(section, config)
-        ref = f"{section.mount}/{NAV_FILE}"
-        if find_ref(text, ref):
-            files[NAV_FILE] = (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
-        else:
-            text = insert_nav(text, obj, place, str(docs_json))[0]
+    for section, files in sections:
         _sync(out / section.mount, files)
     (out / "docs.json").write_bytes(text.encode("utf-8"))
     (out / MARKER).write_text(json.dumps({"generator": f"miles-docs {__version__}"}) + "\n")

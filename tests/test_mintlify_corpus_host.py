@@ -127,16 +127,17 @@ def test_mint_broken_links_finds_nothing_new(tmp_path: Path, miles_host: Path,
     git(before, "checkout", "-q", HOST_B)
     jobs = {"B": before / "docs", **runs}
     with ThreadPoolExecutor(3) as pool:  # one HOME each: mint keeps state there
-        found = dict(zip(jobs, pool.map(lambda job: broken_links(job[1], tmp_path / job[0]),
-                                        jobs.items()), strict=True))
-    # B: the host's own 25 (redirected links, one .md link) and 13 links into the missing
-    # section; built: only the host's own 25, none in diffusion/
-    assert sum(map(len, found["B"].values())) == 38
+        found = dict(zip(jobs, pool.map(
+            lambda job: broken_links(job[1], tmp_path / job[0], anchors=True), jobs.items()),
+            strict=True))
+    # B: the host's own 30 (redirected links, one .md link, 5 anchors) and 13 links into the
+    # missing section; built: only the host's own 30, none in diffusion/ (anchors included)
+    assert sum(map(len, found["B"].values())) == 43
     for name in ("v1", "v2"):
         assert not [f for f in found[name] if f.startswith("diffusion/")], found[name]
         for page, links in found[name].items():
             assert set(links) <= set(found["B"].get(page, [])), (name, page, links)
-        assert sum(map(len, found[name].values())) == 25, found[name]
+        assert sum(map(len, found[name].values())) == 30, found[name]
 
 
 def test_mount_over_a_host_folder_stops(tmp_path: Path, miles_host: Path, corpus_repo: Path,

@@ -91,6 +91,27 @@ def test_mintlify_heading_ids_follow_the_renderer() -> None:
         "3-3-colocated-vs-disaggregated-rollout"
     assert mintlify_slug("What's new") == "whats-new"
     assert mintlify_slug("Gemma 4 (E2B)") == "gemma-4-e2b"
+    # with a character URI encoding escapes, the id keeps it (mint accepts these, not
+    # GitHub's #lora--ipc-weight-sync or #cafe-deja-vu)
+    assert mintlify_slug("LoRA + IPC weight sync") == "lora-+-ipc-weight-sync"
+    assert mintlify_slug("Fast & safe") == "fast-&-safe"
+    assert mintlify_slug("Café déjà vu") == "café-déjà-vu"
+
+
+def test_placement_errors_name_the_key_and_the_choices(tmp_path: Path, cache_dir: Path) -> None:
+    commit = make_repo(tmp_path / "up", {"docs/index.md": "# Up\n"})
+    docs = _host(tmp_path, tmp_path / "up", commit, "    mintlify:\n      tabs: Diffusion\n")
+    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
+    assert done.returncode == 2
+    assert "sources (diffusion): mintlify: unknown key 'tabs'" in done.stderr
+    assert "valid keys: tab, group, after, before" in done.stderr
+    docs = _host(tmp_path / "2", tmp_path / "up", commit,
+                 "    mintlify:\n      tab: Diffusion\n      after: Nope\n")
+    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
+    assert done.returncode == 2
+    assert "docs.json has no tab 'Nope' to put 'Diffusion' after" in done.stderr
+    assert "tabs there: Guide" in done.stderr
+    assert not (tmp_path / "out").exists()
 
 
 # -- a small host and upstream -------------------------------------------------------------------
@@ -229,6 +250,8 @@ def test_dev_writes_a_generated_folder_and_follows_a_working_copy(tmp_path: Path
     (docs / "docs.json").write_text(text)
     done = _cli(docs, "dev", "--once")
     assert "$ref" not in done.stdout
+    # mint reads the $ref (it warns and stops on a missing file) and finds every page
+    assert broken_links(docs, tmp_path / "home") == {}
     done = _cli(docs, "build", "--out", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "out" / "docs.json").read_text() == text
