@@ -147,7 +147,8 @@ def _tag(text: str, at: int, line: int, found: _Findings) -> tuple[str, int]:
         i = raw_end
     else:
         parts.append("")
-    if name.lower() in UNSAFE_TAGS:
+    # lowercase names are HTML elements in MDX; capitalised ones are components (<Link>)
+    if name[0].islower() and name.lower() in UNSAFE_TAGS:
         found.add(line, f"<{closing}{name}> tag written as text")
         return "&lt;" + text[at + 1:i], i
     if not changed:

