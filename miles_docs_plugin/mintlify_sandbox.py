@@ -43,6 +43,10 @@ ATTR_NAME_RE = re.compile(r"\s*([^\s=/>{}\"']+)")
 LITERAL_RE = re.compile(r"""^\s*(?:-?\d+(?:\.\d+)?|true|false|null|"[^"\\{}]*"|'[^'\\{}]*')\s*$""")
 
 
+class _Unclosed(Exception):
+    """A tag that is not closed on the text given (JSX tags may span lines)."""
+
+
 class _Findings:
     def __init__(self) -> None:
         self.items: list[tuple[int, str]] = []
@@ -146,7 +150,7 @@ def _tag(text: str, at: int, line: int, found: _Findings) -> tuple[str, int]:
             parts.append(raw)
         i = raw_end
     else:
-        parts.append("")
+        raise _Unclosed  # the tag goes on on the next line
     # lowercase names are HTML elements in MDX; capitalised ones are components (<Link>)
     if name[0].islower() and name.lower() in UNSAFE_TAGS:
         found.add(line, f"<{closing}{name}> tag written as text")
@@ -170,7 +174,14 @@ def _text(segment: str, line: int, found: _Findings, state: dict[str, Any]) -> s
             i += 2
             continue
         if ch == "<" and TAG_START_RE.match(segment, i):
-            new, i = _tag(segment, i, line, found)
+            try:
+                new, i = _tag(segment, i, line, found)
+            except _Unclosed:
+                if not state.get("last"):
+                    raise
+                out.append("&lt;")  # never closed: text
+                i += 1
+                continue
             out.append(new)
             continue
         if ch in "{}":
@@ -185,6 +196,21 @@ def _text(segment: str, line: int, found: _Findings, state: dict[str, Any]) -> s
     return "".join(out)
 
 
+MAX_TAG_LINES = 50
+
+
+def _line(line: str, n: int, found: _Findings, last: bool) -> str:
+    state: dict[str, Any] = {"last": last}
+    pieces: list[str] = []
+    pos = 0
+    for m in CODE_SPAN_RE.finditer(line):
+        pieces.append(_text(line[pos:m.start()], n, found, state))
+        pieces.append(m.group(0))
+        pos = m.end()
+    pieces.append(_text(line[pos:], n, found, state))
+    return "".join(pieces)
+
+
 def sanitize_body(body: str, code: set[int]) -> tuple[str, list[tuple[int, str]]]:
     """``body`` (MDX without front matter) made inert; findings as (0-based line, message).
 
@@ -194,9 +220,12 @@ def sanitize_body(body: str, code: set[int]) -> tuple[str, list[tuple[int, str]]
     newline = "\r\n" if "\r\n" in body else "\n"
     lines = body.split(newline)
     in_esm = False
+    done_until = 0  #: lines already written as part of a tag that began above
     for n, line in enumerate(lines):
         if n in code:
             in_esm = False
+            continue
+        if n < done_until:
             continue
         if in_esm and not ESM_RE.match(line):
             if line.strip():
@@ -210,15 +239,21 @@ def sanitize_body(body: str, code: set[int]) -> tuple[str, list[tuple[int, str]]
             continue
         if not any(c in line for c in "<{}"):
             continue
-        state: dict[str, Any] = {}
-        pieces: list[str] = []
-        pos = 0
-        for m in CODE_SPAN_RE.finditer(line):
-            pieces.append(_text(line[pos:m.start()], n, found, state))
-            pieces.append(m.group(0))
-            pos = m.end()
-        pieces.append(_text(line[pos:], n, found, state))
-        lines[n] = "".join(pieces)
+        # a tag may span lines: take the next ones until it closes (at most MAX_TAG_LINES)
+        end = n + 1
+        while True:
+            last = end >= len(lines) or end in code or end - n >= MAX_TAG_LINES
+            attempt = _Findings()
+            try:
+                text = _line(newline.join(lines[n:end]), n, attempt, last)
+            except _Unclosed:
+                end += 1
+                continue
+            break
+        found.items += attempt.items
+        new = text.split(newline)
+        lines[n:end] = new + [""] * (end - n - len(new))  # keep the line count
+        done_until = end
     return newline.join(lines), found.items
 
 

