@@ -28,7 +28,6 @@ import os
 import posixpath
 import re
 import shutil
-import sys
 import time
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -810,7 +809,7 @@ def dev(config: Config, docs: Path, out: Out, *, once: bool = False,
     for hint in ref_hint(config, docs):
         out.say(hint)
     out.say(f"run beside it:  cd {docs} && npx mint@4.2.941 dev")
-    sys.stdout.flush()
+    out.out.flush()
     if once:
         return 0
     watched = _watched(config, docs)
@@ -824,12 +823,12 @@ def dev(config: Config, docs: Path, out: Out, *, once: bool = False,
         try:
             if config.config_file is not None:
                 config = load_config(config.config_file)
+                watched = _watched(config, docs)  # `local:` may have moved
             result, written = dev_sync(config, docs)
             _report(result, out)
             out.say(f"miles-docs: synced, {len(written)} files changed")
-        except MilesDocsError as exc:
+        except (MilesDocsError, OSError) as exc:  # e.g. a file saved half-way: next change
             out.note(f"error: {exc}")
-        print("", end="", flush=True)
         out.out.flush()
 
 
