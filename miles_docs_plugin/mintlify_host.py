@@ -150,7 +150,9 @@ class MintlifyPages:
         section = ctx.sections[page.source]
         self._links(page, section, ctx)
         # what is code, seen with the component tags out (the lines stay where they are)
-        code, indented = code_structure(page.content[page.body_start:])
+        code, indented = code_structure(page.content[page.body_start:],
+                                        page.extra["mintlify_body"],
+                                        not page.path.lower().endswith(".mdx"))
         self._restore(page, section, ctx)
         body = valid_mdx(page.content[page.body_start:], code)
         page.content = page.content[:page.body_start] + body
@@ -594,7 +596,8 @@ def section_files(section: Section, report: Callable[[str, str | None, str], Non
         banner = _banner(section, page)
         if banner:
             at = page.body_start
-            content = content[:at] + banner + "\n\n" + content[at:]
+            head = content[:at] if not at or content[:at].endswith("\n") else content[:at] + "\n"
+            content = head + banner + "\n\n" + content[at:]
         files[page.path] = content.encode("utf-8")
     for asset in section.assets.values():
         if section.source.sandboxed and asset.path.lower().endswith(SCRIPT_SUFFIXES):

@@ -258,17 +258,34 @@ def sanitize_body(body: str, code: set[int]) -> tuple[str, list[tuple[int, str]]
 
 
 _PARSER: Any = None
+TAG_LINE_RE = re.compile(r"(?m)^[ \t]*<(/?)[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>[ \t]*$")
 #: ``<`` that cannot start a tag: MDX stops on it (``(<20% usable)``).
 STRAY_LT_RE = re.compile(r"<(?![A-Za-z/>!])")
 
 
-def code_structure(body: str) -> tuple[set[int], list[tuple[int, int]]]:
-    """Lines that are code, and the top-level indented code blocks (start, end).
+def _jsx_depth(lines: list[str]) -> list[int]:
+    """How many JSX elements are open at each line (tags alone on their lines)."""
+    depth = 0
+    out = []
+    for line in lines:
+        out.append(depth)
+        m = TAG_LINE_RE.match(line)
+        if m and m.group(1):
+            depth = max(0, depth - 1)
+        elif m and not line.rstrip().endswith("/>"):
+            depth += 1
+    return out
 
-    ``body`` is the page with its component tags taken out and their content unindented (the
-    core's view). MDX has no indented code: :func:`fence_indented` turns the top-level ones into
-    fences; indented code nested in lists or quotes is not counted as code, since MDX reads it
-    as text.
+
+def code_structure(body: str, original: str,
+                   fence_indented_code: bool) -> tuple[set[int], list[tuple[int, int]]]:
+    """Lines that MDX will read as code, and the indented code blocks to write as fences.
+
+    ``body`` is the page as the core sees it (component tags taken out, their content
+    unindented), ``original`` the page as written, line for line. MDX has no indented code:
+    with ``fence_indented_code`` (a ``.md`` page, written for CommonMark), an indented code
+    block outside every JSX element becomes a fence (:func:`fence_indented`) and is code;
+    any other indented code is text to MDX, and is not counted as code.
     """
     global _PARSER
     if _PARSER is None:
@@ -277,13 +294,19 @@ def code_structure(body: str) -> tuple[set[int], list[tuple[int, int]]]:
         _PARSER = MarkdownIt("commonmark", {"html": True}).disable("inline")
     code: set[int] = set()
     indented: list[tuple[int, int]] = []
+    depth = _jsx_depth(original.split("\n"))
+    # MDX reads a line that is only a tag as a JSX element and goes on with Markdown on the
+    # next line; CommonMark would start an HTML block there and miss a fence right below it
+    body = TAG_LINE_RE.sub("", body)
     for token in _PARSER.parse(body):
         if not token.map:
             continue
+        lines = range(token.map[0], token.map[1])
         if token.type == "fence":
-            code.update(range(token.map[0], token.map[1]))
-        elif token.type == "code_block" and token.level == 0:
-            code.update(range(token.map[0], token.map[1]))
+            code.update(lines)
+        elif token.type == "code_block" and token.level == 0 and fence_indented_code and \
+                not any(depth[i] for i in lines if i < len(depth)):
+            code.update(lines)
             indented.append((token.map[0], token.map[1]))
     return code, indented
 

@@ -372,3 +372,50 @@ def test_readme_deploy_workflow_pushes_the_site_to_a_bare_repository(tmp_path: P
             ).rstrip("\n")
     assert git(workspace, "status", "--porcelain") == ""  # the default branch is untouched
     assert git(remote, "rev-parse", "main") == env["GITHUB_SHA"]
+
+
+TABS_PAGE = """\
+---
+title: Tabs
+---
+
+<Tabs>
+  <Tab title="Platform">
+```python
+x = 1
+```
+  </Tab>
+  <Tab title="Open Source">
+```python
+def chat(user_input):
+    # an indented line of a fenced block
+
+    return user_input
+```
+  </Tab>
+</Tabs>
+
+<CardGroup cols={2}>
+  <Card title="Next" icon="layers" href="https://example.org/next">
+    Indented card text is not code in MDX.
+  </Card>
+</CardGroup>
+"""
+
+
+def test_mdx_pages_pass_through_as_written(tmp_path: Path, cache_dir: Path) -> None:
+    """Components, their indentation and fences inside them come out byte for byte (mem0's
+    pages put fences at column 0 right below a <Tab> line)."""
+    commit = make_repo(tmp_path / "up", {"docs/tabs.mdx": TABS_PAGE,
+                                         "docs/api.mdx": "---\ntitle: API\nopenapi: get /x\n---"})
+    docs = _host(tmp_path, tmp_path / "up", commit, "    banner: false\n    trust: full\n")
+    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out" / "diffusion" / "tabs.mdx").read_text() == TABS_PAGE
+    assert (tmp_path / "out" / "diffusion" / "api.mdx").read_text() == (
+        "---\ntitle: API\nopenapi: get /x\n---")
+    # with the banner, a page whose front matter ends the file keeps its front matter
+    docs = _host(tmp_path / "b", tmp_path / "up", commit, "    trust: full\n")
+    done = _cli(docs, "build", "--out", str(tmp_path / "out2"))
+    api = (tmp_path / "out2" / "diffusion" / "api.mdx").read_text()
+    assert api.startswith("---\ntitle: API\nopenapi: get /x\n---\n<Info>This page comes from ")
