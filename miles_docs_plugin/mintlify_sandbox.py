@@ -258,7 +258,7 @@ def sanitize_body(body: str, code: set[int]) -> tuple[str, list[tuple[int, str]]
 
 
 _PARSER: Any = None
-TAG_LINE_RE = re.compile(r"(?m)^[ \t]*<(/?)[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>[ \t]*$")
+TAG_LINE_RE = re.compile(r"(?m)^[ \t]*<(/?)[A-Za-z][\w.:-]*(?:[ \t][^<>\n]*)?/?>[ \t]*$")
 #: ``<`` that cannot start a tag: MDX stops on it (``(<20% usable)``).
 STRAY_LT_RE = re.compile(r"<(?![A-Za-z/>!])")
 
@@ -297,7 +297,7 @@ def code_structure(body: str, original: str,
     depth = _jsx_depth(original.split("\n"))
     # MDX reads a line that is only a tag as a JSX element and goes on with Markdown on the
     # next line; CommonMark would start an HTML block there and miss a fence right below it
-    body = TAG_LINE_RE.sub("", body)
+    body = TAG_LINE_RE.sub("", body)  # (one line at a time: the line count stays)
     for token in _PARSER.parse(body):
         if not token.map:
             continue
