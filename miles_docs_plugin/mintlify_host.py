@@ -37,14 +37,12 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
 from . import __version__, hookimpl
-from .builtin import links as link_rules
 from .builtin.components import LINK_LINE_RE, Block
 from .core.anchors import PageSlugger
 from .core.config import CONFIG_FILE, Config, SourceConfig, load_config
 from .core.context import BuildContext, Engine
 from .core.errors import ConfigError, Diagnostic, MilesDocsError, Severity
-from .core.markdown import rewrite
-from .core.model import ExternalTarget, NavGroup, NavItem, NavLink, NavPage, Page, Section
+from .core.model import NavGroup, NavItem, NavLink, NavPage, Page, Section
 from .core.mounts import collision_error, mount_collisions
 from .core.pipeline import BuildResult, build
 from .core.plugins import make_plugin_manager
@@ -120,6 +118,10 @@ class MintlifyEngine(Engine):
     def url_from(self, from_doc: str, to_url: str) -> str:
         return to_url  # Mintlify links are site-root paths
 
+    def doc_link(self, from_doc: str, to_doc: str, *, page: bool) -> str:
+        url = self.page_url(to_doc) if page else self.asset_url(to_doc)
+        return re.sub(r"[%#?]", lambda m: f"%{ord(m.group()):02X}", url)
+
     def page_slugger(self) -> PageSlugger:
         seen: dict[str, int] = {}
 
@@ -136,19 +138,19 @@ class MintlifyEngine(Engine):
 
 
 class MintlifyPages:
-    """Mintlify's own page writing, registered in place of the built-in link writer."""
-
-    mdp_resolve_link = staticmethod(link_rules.mdp_resolve_link)
+    """Mintlify's page writing, after the built-in link rules (which write site-root links
+    through :meth:`MintlifyEngine.doc_link`)."""
 
     @hookimpl(tryfirst=True)  # before the component plugin neutralises tags and adds a title
     def mdp_prepare_page(self, page: Page, ctx: BuildContext) -> None:
         page.extra["mintlify_body"] = page.content[page.body_start:]
         page.title = None  # Mintlify shows the front matter title itself
 
-    @hookimpl(tryfirst=True)
+    # A plain hook registered after the built-ins: it runs after the links (tryfirst) and
+    # before the component plugin would write components in another engine's syntax.
+    @hookimpl
     def mdp_transform_page(self, page: Page, ctx: BuildContext) -> None:
         section = ctx.sections[page.source]
-        self._links(page, section, ctx)
         # what is code, seen with the component tags out (the lines stay where they are)
         code, indented = code_structure(page.content[page.body_start:],
                                         page.extra["mintlify_body"],
@@ -160,30 +162,6 @@ class MintlifyPages:
             self._sandbox(page, section, ctx, code)
         page.content = page.content[:page.body_start] + fence_indented(
             page.content[page.body_start:], indented)
-
-    @staticmethod
-    def _links(page: Page, section: Section, ctx: BuildContext) -> None:
-        scan = ctx.scan(page)
-        offset = page.body_start
-        replacements: list[tuple[int, int, str]] = []
-        for line, raw in scan.unmapped:
-            ctx.report(section, page.path, line or None, "link",
-                       f"cannot locate the link {raw!r} in the source; left as written")
-        for link in scan.links:
-            if not link.dest.strip():
-                continue
-            target = ctx.hooks.resolve_link(link, page, ctx)
-            if target is None or isinstance(target, ExternalTarget):
-                continue
-            # written as in raw HTML: the engine's site-root URL (Engine.url_from)
-            as_html = dataclasses.replace(link, kind="html")
-            new = link_rules.render(target, as_html, page, section, ctx)
-            if new is None or new == link.dest:
-                continue
-            start, end, value = link_rules._write(link, new)
-            replacements.append((start + offset, end + offset, value))
-        if replacements:
-            page.content = rewrite(page.content, replacements)
 
     @staticmethod
     def _restore(page: Page, section: Section, ctx: BuildContext) -> None:
@@ -562,7 +540,6 @@ def build_sections(config: Config, docs: Path,
     host_pages = _host_pages(docs, [s.mount for s in config.sources])
     _check_mounts(config, docs, host_pages)
     hooks = make_plugin_manager([MintlifyPages()])
-    hooks.pm.unregister(name="miles_docs.links")  # MintlifyPages writes the links
     result = build(config, MintlifyEngine(host_pages), hooks=hooks, progress=progress)
     for section in result.sections.values():
         # every component is native in Mintlify: "unknown component" is no finding here
