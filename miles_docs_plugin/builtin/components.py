@@ -22,21 +22,26 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
-from ..core.blocks import KNOWN, Component
-from ..core.errors import Severity
+from ..core.blocks import INLINE, KNOWN, Component
+from ..core.errors import Diagnostic, Severity
+from ..core.mdx import code_lines, fences, read_tag, strip_module_syntax
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext
-    from ..core.model import Page
+    from ..core.model import Page, Section
 
 
-OPEN_RE = re.compile(r"^(?P<indent>[ \t]*)<(?P<name>[A-Z][A-Za-z0-9]*)(?P<attrs>(?:\s+[^>]*?)?)"
-                     r"\s*(?P<self>/?)>[ \t]*(?P<rest>.*?)[ \t]*$")
-CLOSE_RE = re.compile(r"^(?P<before>.*?)</(?P<name>[A-Z][A-Za-z0-9]*)>[ \t]*$")
-ATTR_RE = re.compile(r"""([A-Za-z_:][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{["']([^"']*)["']\})""")
-HAS_COMPONENT_RE = re.compile(r"(?m)^[ \t]*</?[A-Z]")
+HAS_COMPONENT_RE = re.compile(r"(?m)^[ \t]*</?[A-Z]|<(?:Badge|Tooltip|Icon|Link|Kbd)\b")
+HAS_MDX_RE = re.compile(r"(?m)^(?:import|export)\s|\{\s*/\*|^[ \t]*<div\b")
 #: Deeper nesting than this is reported and left as text (it also bounds the recursion).
 MAX_DEPTH = 32
+#: An opening tag may span this many lines (``<Card\n  title="…"\n  href="…"\n>``).
+MAX_TAG_LINES = 40
+#: Lower-case tags that wrap Markdown in MDX (their content is Markdown, not raw HTML).
+BLOCK_HTML = {"div"}
+#: Where a component stood, once its tags are neutralized: positions that survive edits of
+#: other plugins (``mdp_prepare_page``) between preparation and rendering.
+MARK_RE = re.compile(r"<!--(?P<close>/)?mdp:(?P<n>\d+)(?::(?P<kind>[a-z]))?-->")
 
 
 @dataclass
@@ -48,14 +53,18 @@ class Block:
     end: int  #: line index of the closing tag (== start for self-closing or one-line)
     children: list[Block] = field(default_factory=list)
     inline: str = ""  #: content on the opening line (``<Note>text</Note>``)
+    open_end: int = -1  #: last line of the opening tag (it may span lines)
+    tail: str = ""  #: content before the closing tag on its line (``text</Note>``)
+    number: int = 0  #: index in ``page.extra["components"]``
+
+    def __post_init__(self) -> None:
+        if self.open_end < 0:
+            self.open_end = self.start
 
 
 def parse_attrs(raw: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for m in ATTR_RE.finditer(raw):
-        value = next(g for g in m.groups()[1:] if g is not None)
-        out[m.group(1)] = html.unescape(value)
-    return out
+    tag = read_tag("<X " + raw + ">", 0)
+    return tag.attrs if tag else {}
 
 
 _BLOCK_PARSER: Any = None
@@ -105,53 +114,107 @@ def _heading_text(title: str) -> str:
     return re.sub(r"([\\`*_\[\]<>#])", r"\\\1", " ".join(title.split()))
 
 
+def _is_block_name(name: str) -> bool:
+    return name[:1].isupper() or name in BLOCK_HTML
+
+
 def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tuple[int, str]]]:
-    """Nest component blocks; returns (top-level blocks, problems as (line, message))."""
+    """Nest component blocks; returns (top-level blocks, problems as (line, message)).
+
+    A block starts on a line that begins with a JSX opening tag (which may span lines) of a
+    component (a capitalised name, or a ``<div>`` alone on its line) and ends on the line whose
+    closing tag matches it; content may stand on the tag lines (``<Note>text</Note>``,
+    ``text</Note>``). Inline components (``<Badge>``, ``<Link>``…) inside text are not blocks.
+    """
     top: list[Block] = []
     stack: list[Block] = []
     problems: list[tuple[int, str]] = []
     too_deep = 0  #: open tags past MAX_DEPTH, whose closing tags are text too
-    for i, line in enumerate(lines):
-        if i in code:
-            continue
-        m = OPEN_RE.match(line)
-        if m and not line.lstrip().startswith("</") and (len(stack) >= MAX_DEPTH or too_deep):
-            if not too_deep:
-                problems.append((i, f"components nested deeper than {MAX_DEPTH} levels are "
-                                    "kept as text"))
-            if not m.group("self") and not CLOSE_RE.match(m.group("rest") or ""):
-                too_deep += 1
-            continue
-        if too_deep and CLOSE_RE.match(line):
-            too_deep -= 1
-            continue
-        if m and not line.lstrip().startswith("</"):
-            name = m.group("name")
-            rest = m.group("rest")
-            block = Block(name, parse_attrs(m.group("attrs") or ""), m.group("indent"), i, i)
-            (stack[-1].children if stack else top).append(block)
-            if m.group("self"):
-                continue
-            close = CLOSE_RE.match(rest) if rest else None
-            if close and close.group("name") == name:
-                block.inline = close.group("before")
-                continue
-            block.inline = rest
-            stack.append(block)
-            continue
-        c = CLOSE_RE.match(line)
-        if c and not c.group("before").strip() and stack:
-            name = c.group("name")
-            if stack[-1].name == name:
-                stack.pop().end = i
-            elif any(b.name == name for b in stack):
-                while stack and stack[-1].name != name:
-                    open_block = stack.pop()
-                    problems.append((open_block.start, f"<{open_block.name}> is never closed"))
-                    open_block.end = i
-                stack.pop().end = i
-            else:
+
+    def close(name: str, i: int, tail: str) -> bool:
+        if too_deep:
+            return False
+        if stack and stack[-1].name == name:
+            block = stack.pop()
+        elif any(b.name == name for b in stack):
+            while stack and stack[-1].name != name:
+                open_block = stack.pop()
+                problems.append((open_block.start, f"<{open_block.name}> is never closed"))
+                open_block.end = i
+            block = stack.pop()
+        else:
+            if not tail:
                 problems.append((i, f"</{name}> closes nothing"))
+            return False
+        block.end = i
+        block.tail = tail
+        return True
+
+    i = 0
+    n = len(lines)
+    while i < n:
+        if i in code:
+            i += 1
+            continue
+        line = lines[i]
+        s = line.lstrip()
+        indent = line[:len(line) - len(s)]
+        if s.startswith("</"):
+            tag = read_tag(line, len(indent))
+            if tag is not None and _is_block_name(tag.name) and not line[tag.end:].strip():
+                if too_deep and tag.name[:1].isupper():
+                    too_deep -= 1
+                else:
+                    close(tag.name, i, "")
+            i += 1
+            continue
+        if s.startswith("<") and not s.startswith("<!"):
+            chunk = [line]
+            for k in range(i + 1, min(n, i + MAX_TAG_LINES)):
+                if k in code:
+                    break
+                chunk.append(lines[k])
+            text = "\n".join(chunk)
+            tag = read_tag(text, len(indent))
+            if tag is not None and not tag.closing and _is_block_name(tag.name):
+                consumed = text[:tag.end]
+                j = i + consumed.count("\n")
+                rest = text[tag.end:].split("\n", 1)[0]
+                name = tag.name
+                html_tag = not name[:1].isupper()
+                inline_use = (name in INLINE or html_tag) and (rest.strip() or tag.self_closing)
+                if not inline_use:
+                    if len(stack) >= MAX_DEPTH or too_deep:
+                        if not too_deep:
+                            problems.append((i, f"components nested deeper than {MAX_DEPTH} "
+                                                "levels are kept as text"))
+                        if not tag.self_closing and f"</{name}>" not in rest:
+                            too_deep += 1
+                        i = j + 1
+                        continue
+                    block = Block(name, tag.attrs, indent, i, j, open_end=j)
+                    (stack[-1].children if stack else top).append(block)
+                    if tag.self_closing:
+                        block.inline = rest.strip()
+                        i = j + 1
+                        continue
+                    closing = f"</{name}>"
+                    stripped = rest.rstrip()
+                    if stripped.endswith(closing) and f"<{name}" not in stripped:
+                        block.inline = stripped[:-len(closing)].strip()
+                        i = j + 1
+                        continue
+                    block.inline = rest.strip()
+                    stack.append(block)
+                    i = j + 1
+                    continue
+        if stack and not too_deep:
+            m = re.search(r"</(?P<name>[A-Za-z][\w.:-]*)>[ \t]*$", line)
+            if m and any(b.name == m.group("name") for b in stack):
+                before = line[:m.start()]
+                if before.strip():
+                    close(m.group("name"), i, before.strip())
+        i += 1
     for block in stack:
         problems.append((block.start, f"<{block.name}> is never closed"))
         block.end = len(lines) - 1
@@ -166,7 +229,7 @@ def normalize_indent(lines: list[str], blocks: list[Block]) -> None:
     component's tag; relative indentation (lists, code) is kept.
     """
     for block in blocks:
-        inner = range(block.start + 1, block.end)
+        inner = range(block.open_end + 1, block.end)
         widths = [len(lines[i]) - len(lines[i].lstrip()) for i in inner if lines[i].strip()]
         extra = min(widths, default=0) - len(block.indent)
         if extra > 0:
@@ -179,29 +242,117 @@ def normalize_indent(lines: list[str], blocks: list[Block]) -> None:
         normalize_indent(lines, block.children)
 
 
-LINK_LINE_RE = re.compile(r"^[ \t]*\[(?P<text>.*)\]\((?P<href>.*)\)[ \t]*$")
-
-
-def neutralize(lines: list[str], blocks: list[Block], unknown: list[Block]) -> None:
+def neutralize(lines: list[str], blocks: list[Block], found: list[Block]) -> None:
     """Turn the tag lines of components into plain Markdown, in place, line for line.
 
     The content between the tags becomes ordinary Markdown that the link scanner reads (with
-    the tags in place, CommonMark would see one raw HTML block). The opening line keeps
-    content that stood on it; a component with ``href`` becomes a Markdown link there, so the
-    link rules rewrite it like any other. The closing line becomes blank.
+    the tags in place, CommonMark would see one raw HTML block). Each tag leaves a marker
+    (an HTML comment, ``<!--mdp:N-->`` / ``<!--/mdp:N-->``) that says where the component is
+    when it is rendered, whatever other plugins changed meanwhile. Content that stood on a tag
+    line stays there; a component with ``href`` gets a Markdown link there, so the link rules
+    rewrite it like any other.
     """
     for block in blocks:
-        neutralize(lines, block.children, unknown)
-        if block.name not in KNOWN:
-            unknown.append(block)
+        block.number = len(found)
+        found.append(block)
+        neutralize(lines, block.children, found)
+        mark = f"<!--mdp:{block.number}-->"
         href = block.attrs.get("href")
-        if href:
+        if href and block.name[:1].isupper():
             text = block.attrs.get("title") or href
-            lines[block.start] = f"{block.indent}[{text.replace(']', '')}]({href})"
+            label = re.sub(r"([\\`*_\[\]<>])", r"\\\1", " ".join(text.split()))
+            lines[block.start] = f"{block.indent}[{label}](<{href}>){mark}{block.inline}"
+        elif block.inline:
+            lines[block.start] = f"{block.indent}{block.inline}<!--mdp:{block.number}:i-->"
         else:
-            lines[block.start] = block.indent + block.inline if block.inline else ""
-        if block.end > block.start:
-            lines[block.end] = ""
+            anchor = block.attrs.get("id", "")
+            anchor = f'<a id="{html.escape(anchor, quote=True)}"></a>' if anchor else ""
+            lines[block.start] = block.indent + anchor + mark
+        for k in range(block.start + 1, block.open_end + 1):
+            lines[k] = ""
+        closing = f"<!--/mdp:{block.number}-->"
+        if block.end > block.open_end:
+            lines[block.end] = f"{block.indent}{block.tail}{closing}"
+        else:
+            lines[block.start] += closing
+
+
+def _inline_components(lines: list[str], code: set[int]) -> bool:
+    """Write inline components (``<Badge>``, ``<Tooltip>``, ``<Icon>``, ``<Link>``,
+    ``<Kbd>``) inside text as Markdown or plain inline HTML, in place."""
+    changed = False
+    for i, line in enumerate(lines):
+        if i in code or "<" not in line:
+            continue
+        masked = re.sub(r"(`+)(?:(?!\1).)+\1", lambda m: "\0" * len(m.group(0)), line)
+        out: list[str] = []
+        pos = 0
+        k = 0
+        while True:
+            k = masked.find("<", k)
+            if k < 0:
+                break
+            tag = read_tag(line, k) if masked[k + 1:k + 2].isupper() else None
+            if tag is None or tag.closing or tag.name not in INLINE:
+                k += 1
+                continue
+            content = ""
+            end = tag.end
+            if not tag.self_closing:
+                close = line.find(f"</{tag.name}>", tag.end)
+                if close < 0:
+                    k += 1
+                    continue
+                content = line[tag.end:close]
+                end = close + len(tag.name) + 3
+            out.append(line[pos:k])
+            out.append(_inline_html(tag.name, tag.attrs, content))
+            pos = k = end
+        if pos:
+            out.append(line[pos:])
+            lines[i] = "".join(out)
+            changed = True
+    return changed
+
+
+def _inline_html(name: str, attrs: dict[str, str], content: str) -> str:
+    if name == "Link":
+        href = attrs.get("href", "")
+        return f"[{content}](<{href}>)" if href else content
+    if name == "Tooltip":
+        tip = attrs.get("tip") or attrs.get("headline") or ""
+        return f'<abbr title="{html.escape(tip, quote=True)}">{content}</abbr>'
+    if name == "Badge":
+        return f'<span class="mdp-badge">{content}</span>'
+    if name == "Kbd":
+        return f"<kbd>{content}</kbd>"
+    return content  # Icon: a decoration, nothing to read
+
+
+def _markers(lines: list[str], meta: list[Block]) -> list[Block]:
+    """Rebuild the component tree from the markers left by :func:`neutralize`."""
+    top: list[Block] = []
+    stack: list[Block] = []
+    for i, line in enumerate(lines):
+        if "<!--" not in line:
+            continue
+        for m in MARK_RE.finditer(line):
+            number = int(m.group("n"))
+            if number >= len(meta):
+                continue
+            if m.group("close"):
+                if stack and stack[-1].number == number:
+                    stack.pop().end = i
+                continue
+            src = meta[number]
+            block = Block(src.name, src.attrs, line[:len(line) - len(line.lstrip())], i, i,
+                          number=number)
+            block.inline = "i" if m.group("kind") == "i" else ""
+            (stack[-1].children if stack else top).append(block)
+            stack.append(block)
+    for block in stack:  # a marker another plugin removed: the block runs to the end
+        block.end = len(lines) - 1
+    return top
 
 
 def render(lines: list[str], blocks: list[Block], ctx: BuildContext,
@@ -217,24 +368,36 @@ def render(lines: list[str], blocks: list[Block], ctx: BuildContext,
         before = len(lines)
         render(lines, block.children, ctx, block.name)
         end = block.end + len(lines) - before  # children may have grown
-        if block.name not in KNOWN:
-            continue  # its tags are gone, its content stays
-        attrs = dict(block.attrs)
         opening = lines[block.start]
-        link = LINK_LINE_RE.match(opening) if "href" in attrs else None
-        if link:
-            attrs["href"] = link.group("href")  # as the link rules rewrote it
-        inline = opening.strip() if block.inline and not link else ""
-        body = lines[block.start + 1:end] if end > block.start else []
+        closing_mark = f"<!--/mdp:{block.number}-->"
+        one_line = end == block.start
+        m = MARK_RE.search(opening)
+        head = opening[:m.start()] if m else opening
+        after = opening[m.end():].replace(closing_mark, "") if m else ""
+        attrs = dict(block.attrs)
+        inline = ""
+        if block.inline == "i":
+            inline = head.strip()
+        else:
+            link = re.match(r"^[ \t]*\[.*\]\((?P<href><[^>]*>|[^)]*)\)$", head)
+            if link and "href" in attrs:
+                attrs["href"] = link.group("href").strip("<>")  # as the link rules rewrote it
+            inline = after.strip()
+        body = lines[block.start + 1:end] if not one_line else []
+        if not one_line:
+            tail = lines[end].replace(closing_mark, "")
+            if tail.strip():
+                body.append(tail)
+        if not _is_block_name(block.name) or block.name not in KNOWN:
+            # unknown: its tags are gone, its content stays
+            anchor = re.match(r'^\s*<a id="[^"<>]*"></a>', head)
+            first = block.indent + (anchor.group(0).strip() if anchor else "") + inline
+            kept = [first, *body]
+            lines[block.start:end + 1] = _fit(kept + ([""] if not one_line else []),
+                                              end - block.start + 1)
+            continue
         component = Component(block.name, attrs, block.indent, body, inline, index, parent)
         lines[block.start:end + 1] = _fit(ctx.engine.block(component), end - block.start + 1)
-
-
-def _shift(blocks: list[Block], by: int) -> None:
-    for block in blocks:
-        block.start += by
-        block.end += by
-        _shift(block.children, by)
 
 
 def _fit(new: list[str], span: int) -> list[str]:
@@ -244,15 +407,27 @@ def _fit(new: list[str], span: int) -> list[str]:
     return new
 
 
+def _report_unknown(page: Page, found: list[Block], base: int) -> None:
+    unknown: dict[str, list[int]] = {}
+    for block in found:
+        if block.name[:1].isupper() and block.name not in KNOWN:
+            entry = unknown.setdefault(block.name, [block.start + 1 + base, 0])
+            entry[1] += 1
+    if unknown:
+        page.extra["unknown_components"] = unknown
+
+
 @hookimpl(tryfirst=True)
 def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
     body = page.content[page.body_start:]
     has_components = HAS_COMPONENT_RE.search(body) is not None
+    mdx_syntax = HAS_MDX_RE.search(body) is not None
     has_mermaid = MERMAID_RE.search(body) is not None
     needs_title = bool(page.title) and "title" in page.meta
     strip_ids = not ctx.engine.heading_attrs and "{#" in body
-    if not (has_components or has_mermaid or needs_title or strip_ids):
+    if not (has_components or has_mermaid or needs_title or strip_ids or mdx_syntax):
         return
+    mdx = has_components or mdx_syntax or page.path.endswith(".mdx")
     structure = (_structure(ctx, body)
                  if has_components or has_mermaid or strip_ids or H1_CANDIDATE_RE.search(body)
                  else Blocks())
@@ -260,9 +435,24 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
     lines = body.split(newline)
     section = ctx.sections[page.source]
     changed = False
+    code = structure.code
+    if mdx:
+        # MDX has no indented code and no HTML blocks: only fences are code
+        code = code_lines(fences(lines))
+        if mdx_syntax:
+            before = list(lines)
+            imports = strip_module_syntax(lines, code)
+            changed = lines != before
+            from .snippets import inline_snippets
+
+            if inline_snippets(lines, code, imports, page, section, ctx):
+                changed = True
+                code = code_lines(fences(lines))
+                has_components = HAS_COMPONENT_RE.search(newline.join(lines)) is not None
 
     for line_no, info in structure.fences:
-        if info.split()[:1] == ["mermaid"]:
+        if info.split()[:1] == ["mermaid"] and line_no < len(lines) and \
+                info.strip() in lines[line_no]:
             new = ctx.engine.fence_info(info)
             if new != info:
                 lines[line_no] = lines[line_no].replace(info.strip(), new, 1)
@@ -271,7 +461,7 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
     if strip_ids:
         removed: dict[int, str] = {}
         for i, text in enumerate(lines):
-            m = HEADING_ATTR_RE.match(text) if i not in structure.code else None
+            m = HEADING_ATTR_RE.match(text) if i not in code else None
             if m:
                 lines[i] = m.group(1)
                 removed[i] = m.group(2)
@@ -281,33 +471,31 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
         base = page.body_line - page.line_delta + 1
         page.extra["heading_ids"] = {base + i: v for i, v in removed.items()}
 
-    blocks: list[Block] = []
+    found: list[Block] = []
     if has_components:
-        blocks, problems = find_blocks(lines, structure.code)
+        blocks, problems = find_blocks(lines, code)
         for line, message in problems:
             ctx.report(section, page.path, line + 1 + page.body_line, "component", message)
         if blocks:
-            unknown: list[Block] = []
             normalize_indent(lines, blocks)
-            neutralize(lines, blocks, unknown)
-            for block in unknown:
-                ctx.report(section, page.path, block.start + 1 + page.body_line, "component",
-                           f"unknown component <{block.name}>; its content is kept",
-                           Severity.WARNING)
+            neutralize(lines, blocks, found)
+            _report_unknown(page, found, page.body_line)
+            changed = True
+        if _inline_components(lines, code):
             changed = True
 
     if needs_title and not structure.has_h1 and page.title:
         # Mintlify shows the front matter title as the page heading: so do we.
         lines.insert(0, "# " + _heading_text(page.title))
-        _shift(blocks, 1)
         page.line_delta += 1
         # scan lines are body_line - line_delta + 1-based index: the new line is index 0
         page.extra.setdefault("synthetic_headings", []).append(
             page.body_line + 1 - page.line_delta)
         changed = True
 
-    if blocks:
-        page.extra["components"] = blocks  # rendered after the links: mdp_transform_page
+    if found:
+        # rendered after the links (mdp_transform_page), found again by their markers
+        page.extra["components"] = found
     if changed:
         page.content = page.content[:page.body_start] + newline.join(lines)
 
@@ -316,11 +504,30 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
 def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     """Write the components in the engine's syntax, once the links inside them are rewritten
     (the built-in links plugin runs ``tryfirst``)."""
-    blocks: list[Block] | None = page.extra.pop("components", None)
-    if not blocks:
+    meta: list[Block] | None = page.extra.pop("components", None)
+    if not meta:
         return
     body = page.content[page.body_start:]
     newline = "\r\n" if "\r\n" in body else "\n"
     lines = body.split(newline)
-    render(lines, blocks, ctx)
+    render(lines, _markers(lines, meta), ctx)
     page.content = page.content[:page.body_start] + newline.join(lines)
+
+
+@hookimpl
+def mdp_collect_diagnostics(section: Section, ctx: BuildContext) -> list[Diagnostic] | None:
+    """Unknown components, once per name with the number of uses and the first place."""
+    totals: dict[str, tuple[str, int, int]] = {}
+    for path in sorted(section.pages):
+        for name, (line, count) in section.pages[path].extra.get(
+                "unknown_components", {}).items():
+            first = totals.get(name)
+            totals[name] = (first[0], first[1], first[2] + count) if first else (path, line,
+                                                                                 count)
+    out = []
+    for name, (path, line, count) in sorted(totals.items()):
+        uses = f" ({count} uses in this section)" if count > 1 else ""
+        out.append(Diagnostic(section.source.name, section.repo_path(path), line, "component",
+                              f"unknown component <{name}>; its content is kept{uses}",
+                              Severity.WARNING))
+    return out or None

@@ -16,9 +16,14 @@ from dataclasses import dataclass
 CALLOUTS = {"Note": "note", "Warning": "warning", "Tip": "tip", "Info": "info",
             "Check": "success", "Danger": "danger", "Caution": "caution"}
 #: Components that only group others (their tags disappear, their content stays).
-WRAPPERS = {"AccordionGroup", "CardGroup", "Columns", "Steps", "Tabs", "Frame"}
-CONTAINERS = {"Step", "Tab", "CodeGroup", "Accordion", "Expandable", "Card", "Update"}
-KNOWN = set(CALLOUTS) | WRAPPERS | CONTAINERS
+WRAPPERS = {"AccordionGroup", "CardGroup", "Columns", "Steps", "Tabs", "Frame", "Column",
+            "TileGroup", "Visibility", "Panel"}
+CONTAINERS = {"Step", "Tab", "CodeGroup", "Accordion", "Expandable", "Card", "Update",
+              "Callout", "ParamField", "ResponseField", "Tile", "RequestExample",
+              "ResponseExample", "Snippet"}
+#: Components that stand inside a line of text (written by the components plugin directly).
+INLINE = {"Badge", "Tooltip", "Icon", "Link", "Kbd"}
+KNOWN = set(CALLOUTS) | WRAPPERS | CONTAINERS | INLINE
 
 FENCE_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 

@@ -1,0 +1,140 @@
+"""Mintlify snippets, inlined from the pinned tree where a page uses them.
+
+Two forms (Mintlify's reusable snippets): a default import of an ``.mdx``/``.md`` file used as a
+component (``import Intro from '/snippets/intro.mdx'`` … ``<Intro word="x" />``), and the older
+``<Snippet file="intro.mdx" />`` (looked up in ``snippets/``, then ``_snippets/``). The snippet's
+text replaces the tag, indented like it; ``{prop}`` placeholders take the tag's attributes;
+its own imports and comments are removed, and its relative links are made relative to the docs
+root (``/…``), so they still point where the snippet's author meant. Snippets are read from the
+checkout's tree only (no symlink, nothing outside the docs folder); a missing one is reported.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import TYPE_CHECKING
+
+from ..core.markdown import rewrite, scan
+from ..core.mdx import code_lines, fences, read_tag, strip_module_syntax
+
+if TYPE_CHECKING:
+    from ..core.context import BuildContext
+    from ..core.model import Page, Section
+
+#: Snippets inside snippets are followed this deep (and no further: a loop ends here).
+MAX_NESTING = 8
+SNIPPET_DIRS = ("snippets", "_snippets")
+FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
+
+
+def _read(section: Section, rel: str) -> str | None:
+    rel = posixpath.normpath(rel).lstrip("/")
+    if rel.startswith("../") or rel == "..":
+        return None
+    repo_path = section.repo_path(rel)
+    if section.checkout.tree.kind(repo_path) != "blob":
+        return None
+    try:
+        return (section.checkout.root / repo_path).read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _locate(section: Section, written: str, from_path: str) -> str | None:
+    """Docs-relative path of a snippet import (``/snippets/x.mdx``, ``./x.mdx``, ``../x``)."""
+    if written.startswith("/"):
+        rel = written.lstrip("/")
+    else:
+        rel = posixpath.join(posixpath.dirname(from_path), written)
+    rel = posixpath.normpath(rel)
+    return None if rel.startswith("..") else rel
+
+
+def _absolute_links(text: str, rel: str) -> str:
+    """Relative links of the snippet at ``rel`` rewritten against the docs root."""
+    base = posixpath.dirname(rel)
+    replacements = []
+    for link in scan(text).links:
+        dest = link.dest
+        if not dest or dest.startswith(("/", "#")) or re.match(r"^[A-Za-z][\w+.-]*:", dest):
+            continue
+        new = "/" + posixpath.normpath(posixpath.join(base, dest))
+        if link.kind == "html":
+            value = new if link.quote else f'"{new}"'
+        else:
+            value = f"<{new}>" if link.angle or " " in new else new
+        replacements.append((link.start, link.end, value))
+    return rewrite(text, replacements) if replacements else text
+
+
+def _expand(section: Section, rel: str, props: dict[str, str], depth: int,
+            problems: list[str]) -> list[str] | None:
+    text = _read(section, rel)
+    if text is None:
+        return None
+    text = FRONT_MATTER_RE.sub("", text, count=1)
+    text = _absolute_links(text, rel)
+    lines = text.replace("\r\n", "\n").split("\n")
+    code = code_lines(fences(lines))
+    imports = strip_module_syntax(lines, code)
+    if props:
+        for i, line in enumerate(lines):
+            if i not in code and "{" in line:
+                lines[i] = re.sub(r"\{\s*(\w+)\s*\}",
+                                  lambda m: props.get(m.group(1), m.group(0)), line)
+    if depth < MAX_NESTING:
+        _inline(lines, code, imports, section, rel, depth + 1, problems)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
+
+
+def _inline(lines: list[str], code: set[int], imports: dict[str, str], section: Section,
+            from_path: str, depth: int, problems: list[str]) -> bool:
+    changed = False
+    i = len(lines) - 1
+    while i >= 0:  # bottom-up: inserted lines do not move the ones still to visit
+        line = lines[i]
+        s = line.lstrip()
+        if i in code or not s.startswith("<") or not s[1:2].isupper():
+            i -= 1
+            continue
+        indent = line[:len(line) - len(s)]
+        tag = read_tag(line, len(indent))
+        if tag is None or tag.closing or not tag.self_closing or line[tag.end:].strip():
+            i -= 1
+            continue
+        rel: str | None = None
+        if tag.name == "Snippet" and "file" in tag.attrs:
+            name = tag.attrs["file"].lstrip("/")
+            candidates = [name] + [f"{d}/{name}" for d in SNIPPET_DIRS]
+            rel = next((c for c in candidates if _read(section, c) is not None),
+                       f"snippets/{name}")
+            props = {k: v for k, v in tag.attrs.items() if k != "file"}
+        elif tag.name in imports:
+            rel = _locate(section, imports[tag.name], from_path)
+            props = tag.attrs
+        else:
+            i -= 1
+            continue
+        expanded = _expand(section, rel, props, depth, problems) if rel else None
+        if expanded is None:
+            problems.append(f"snippet {rel or imports.get(tag.name)} used by <{tag.name}> is "
+                            "not in the pinned tree; it is left out")
+            lines[i] = ""
+        else:
+            lines[i:i + 1] = [indent + x if x.strip() else "" for x in expanded] or [""]
+        changed = True
+        i -= 1
+    return changed
+
+
+def inline_snippets(lines: list[str], code: set[int], imports: dict[str, str], page: Page,
+                    section: Section, ctx: BuildContext) -> bool:
+    """Replace every snippet use in ``lines`` (a page body) by the snippet's text."""
+    problems: list[str] = []
+    changed = _inline(lines, code, imports, section, page.path, 0, problems)
+    for message in problems:
+        ctx.report(section, page.path, None, "snippet", message)
+    return changed

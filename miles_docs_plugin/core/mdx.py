@@ -1,0 +1,285 @@
+"""MDX as Mintlify reads it: fenced code, JSX tags, module syntax, code-fence meta.
+
+Mintlify pages are MDX: Markdown in which JSX tags nest freely, indentation inside components
+is cosmetic (MDX has no indented code blocks and no HTML blocks), ``import``/``export`` lines
+are JavaScript modules and ``{/* … */}`` is a comment. CommonMark reads the same text
+differently (a tag followed by a fence is one raw HTML block, children indented four spaces are
+code), so the page model is built here, on MDX's own rules:
+
+- :func:`fences` finds fenced code at any indentation (the only code MDX has);
+- :func:`read_tag` reads one JSX opening or closing tag from a position, across lines, with
+  quoted, ``{expression}`` and spread attributes, and reports where it ends;
+- :func:`strip_module_syntax` blanks ESM statements and comments outside code, keeping lines;
+- :func:`fence_meta` splits a code fence's info string into language, title and options.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+
+FENCE_RE = re.compile(r"^(?P<indent>[ \t>]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+NAME_RE = re.compile(r"[A-Za-z][\w.:-]*")
+#: ``import X from '…'``, ``import {a, b} from "…"``, ``import '…'`` (MDX module syntax)
+IMPORT_RE = re.compile(r"""^import\s+(?:[\w*{}\s,]+\s+from\s+)?["'][^"']+["'];?\s*$""")
+IMPORT_DEFAULT_RE = re.compile(r"""^import\s+([A-Z]\w*)\s+from\s+["']([^"']+)["'];?\s*$""")
+EXPORT_RE = re.compile(r"^export\s+(?:const|let|var|function|default|async|class|\{)")
+COMMENT_RE = re.compile(r"\{\s*/\*.*?\*/\s*\}", re.S)
+#: Boolean code-block options of Mintlify (a bare word that is not part of the title).
+FENCE_FLAGS = {"lines", "wrap", "expandable", "twoslash", "diff", "showLineNumbers"}
+FENCE_OPTION_RE = re.compile(r"""(?P<key>[A-Za-z][\w-]*)=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|"""
+                             r"""(?P<br>\{(?:[^{}]|\{[^{}]*\})*\})|(?P<bare>\S+))""")
+
+
+@dataclass
+class Fence:
+    start: int  #: line of the opening fence
+    end: int  #: line of the closing fence (the last line when it is never closed)
+    indent: str
+    marker: str
+    info: str
+
+
+def fences(lines: list[str]) -> list[Fence]:
+    """Fenced code blocks, at any indentation (MDX reads indentation as cosmetic)."""
+    out: list[Fence] = []
+    i = 0
+    while i < len(lines):
+        m = FENCE_RE.match(lines[i])
+        if not m or (m.group("fence")[0] == "`" and "`" in m.group("info")):
+            i += 1
+            continue
+        marker = m.group("fence")
+        j = i + 1
+        while j < len(lines):
+            close = FENCE_RE.match(lines[j])
+            if close and close.group("fence").startswith(marker) and \
+                    close.group("fence")[0] == marker[0] and not close.group("info").strip():
+                break
+            j += 1
+        out.append(Fence(i, min(j, len(lines) - 1), m.group("indent"), marker,
+                         m.group("info").strip()))
+        i = j + 1
+    return out
+
+
+def code_lines(found: list[Fence]) -> set[int]:
+    lines: set[int] = set()
+    for f in found:
+        lines.update(range(f.start, f.end + 1))
+    return lines
+
+
+@dataclass
+class Tag:
+    """One JSX tag as written: ``<Name attr="v" flag expr={…}>``."""
+
+    name: str
+    closing: bool
+    self_closing: bool
+    attrs: dict[str, str] = field(default_factory=dict)
+    end: int = 0  #: offset just after ``>`` in the text that was read
+
+
+def _skip_braces(text: str, pos: int) -> int:
+    """Offset after the ``}`` matching the ``{`` at ``pos`` (strings respected), or -1."""
+    depth = 0
+    quote = ""
+    i = pos
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'`":
+            quote = ch
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return -1
+
+
+def expression_value(expr: str) -> str:
+    """The value of a simple JSX attribute expression: ``{"x"}``, ``{'x'}``, ``{`x`}``,
+    ``{2}``, ``{true}``; other expressions keep their source (without the braces)."""
+    inner = expr[1:-1].strip()
+    m = re.fullmatch(r"""(["'`])(.*)\1""", inner, re.S)
+    if m:
+        return m.group(2)
+    return inner
+
+
+def read_tag(text: str, pos: int) -> Tag | None:
+    """Read the tag starting at ``text[pos] == "<"``; None when it is not a JSX tag."""
+    if pos >= len(text) or text[pos] != "<":
+        return None
+    i = pos + 1
+    closing = i < len(text) and text[i] == "/"
+    if closing:
+        i += 1
+    m = NAME_RE.match(text, i)
+    if not m:
+        return None
+    tag = Tag(m.group(0), closing, False)
+    i = m.end()
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+            continue
+        if ch == ">":
+            tag.end = i + 1
+            return tag
+        if ch == "/" and i + 1 < n and text[i + 1] == ">":
+            tag.self_closing = True
+            tag.end = i + 2
+            return tag
+        if closing:
+            return None
+        if ch == "{":  # {...spread}
+            end = _skip_braces(text, i)
+            if end < 0:
+                return None
+            i = end
+            continue
+        am = re.compile(r"[^\s=/>{}\"'<]+").match(text, i)
+        if not am:
+            return None
+        key = am.group(0)
+        i = am.end()
+        j = i
+        while j < n and text[j] in " \t\r\n":
+            j += 1
+        if j < n and text[j] == "=":
+            j += 1
+            while j < n and text[j] in " \t\r\n":
+                j += 1
+            if j >= n:
+                return None
+            q = text[j]
+            if q in "\"'":
+                end = text.find(q, j + 1)
+                if end < 0:
+                    return None
+                tag.attrs[key] = html.unescape(text[j + 1:end])
+                i = end + 1
+            elif q == "{":
+                end = _skip_braces(text, j)
+                if end < 0:
+                    return None
+                tag.attrs[key] = expression_value(text[j:end])
+                i = end
+            else:
+                vm = re.compile(r"[^\s>]+").match(text, j)
+                if not vm:
+                    return None
+                tag.attrs[key] = vm.group(0)
+                i = vm.end()
+        else:
+            tag.attrs[key] = "true"
+    return None
+
+
+def strip_module_syntax(lines: list[str], code: set[int]) -> dict[str, str]:
+    """Blank MDX module syntax outside code, in place, keeping the number of lines.
+
+    ``import``/``export`` statements (an ``export`` runs until its brackets close) and
+    ``{/* … */}`` comments go. Returns the default imports of ``.md``/``.mdx`` files
+    (component name -> path as written): those are snippets, inlined where they are used.
+    """
+    imports: dict[str, str] = {}
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if i in code:
+            i += 1
+            continue
+        if IMPORT_RE.match(line):
+            m = IMPORT_DEFAULT_RE.match(line)
+            if m and m.group(2).endswith((".mdx", ".md")):
+                imports[m.group(1)] = m.group(2)
+            lines[i] = ""
+            i += 1
+            continue
+        if EXPORT_RE.match(line):
+            depth = 0
+            j = i
+            while j < len(lines) and j not in code:
+                stripped = re.sub(r"""(["'`])(?:\\.|(?!\1).)*\1""", "", lines[j])
+                depth += stripped.count("{") + stripped.count("(") + stripped.count("[")
+                depth -= stripped.count("}") + stripped.count(")") + stripped.count("]")
+                lines[j] = ""
+                j += 1
+                if depth <= 0:
+                    break
+            i = j
+            continue
+        i += 1
+    # comments, possibly spanning lines: replace them in the joined text, newlines kept
+    text = "\n".join(lines)
+    if "{/*" in text or "{ /*" in text:
+        starts = [0]
+        for line in lines:
+            starts.append(starts[-1] + len(line) + 1)
+
+        def blank(m: re.Match[str]) -> str:
+            first = next(k for k in range(len(lines)) if starts[k + 1] > m.start())
+            if first in code:
+                return m.group(0)
+            return "\n" * m.group(0).count("\n")
+
+        text = COMMENT_RE.sub(blank, text)
+        new = text.split("\n")
+        lines[:] = new
+        for k, line in enumerate(lines):  # a line that held only a comment is blank
+            if not line.strip():
+                lines[k] = ""
+    return imports
+
+
+@dataclass
+class FenceMeta:
+    lang: str
+    title: str
+    options: dict[str, str]
+
+
+def fence_meta(info: str) -> FenceMeta:
+    """Mintlify's code-fence info string: ``lang Title words key=value flag``.
+
+    The first word is the language; ``key=value`` pairs (quoted, bare or ``{expression}``) and
+    the boolean flags (``lines``, ``wrap``, ``expandable``…) are options; the remaining words,
+    in order, are the title (``title="…"`` also sets it).
+    """
+    info = info.strip()
+    if not info:
+        return FenceMeta("", "", {})
+    parts = info.split(None, 1)
+    lang = parts[0]
+    rest = parts[1] if len(parts) > 1 else ""
+    options: dict[str, str] = {}
+
+    def take(m: re.Match[str]) -> str:
+        value = next((m.group(g) for g in ("dq", "sq", "br", "bare") if m.group(g) is not None),
+                     "")
+        options[m.group("key")] = value
+        return " "
+
+    rest = FENCE_OPTION_RE.sub(take, rest)
+    words = [w for w in rest.split() if w not in FENCE_FLAGS]
+    for w in rest.split():
+        if w in FENCE_FLAGS:
+            options[w] = "true"
+    title = options.pop("title", "") or options.pop("filename", "") or " ".join(words)
+    if "{" in lang:  # ```{directive} is MyST's own syntax: leave it alone
+        return FenceMeta(info, "", {})
+    return FenceMeta(lang, title.strip(), options)
