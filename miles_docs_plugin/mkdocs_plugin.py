@@ -35,6 +35,7 @@ from .core.blocks import CALLOUTS, Component, code_group_parts, escape_inline
 from .core.config import CONFIG_FILE, TOP_FIELDS, Config, load_config, parse_config
 from .core.context import Engine
 from .core.errors import Diagnostic, MilesDocsError, Severity
+from .core.mdx import FenceMeta
 from .core.model import NavGroup, NavItem, NavLink, NavPage, Page, Section
 from .core.mounts import collision_error, mount_collisions
 from .core.pipeline import BuildResult, build
@@ -106,6 +107,12 @@ class MkDocsEngine(Engine):
             return str(unique(slugify(text, sep), used))
 
         return make
+
+    def code_fence(self, indent: str, marker: str, meta: FenceMeta) -> list[str]:
+        if meta.title and "superfences" in self.features:
+            title = meta.title.replace('"', "'")
+            return [f'{indent}{marker}{meta.lang or "text"} title="{title}"']
+        return [f"{indent}{marker}{meta.lang}"]
 
     def block(self, c: Component) -> list[str]:
         ind = c.indent

@@ -52,6 +52,7 @@ from .core.blocks import CALLOUTS, Component, code_group_parts, escape_inline, f
 from .core.config import CONFIG_FILE, Config, load_config, parse_config
 from .core.context import Engine
 from .core.errors import MilesDocsError, Severity
+from .core.mdx import FenceMeta
 from .core.model import NavGroup, NavItem, NavLink, NavPage, Section
 from .core.mounts import collision_error, mount_collisions
 from .core.pipeline import BuildResult, build
@@ -133,6 +134,13 @@ class SphinxEngine(Engine):
             return str(slug)
 
         return make
+
+    def code_fence(self, indent: str, marker: str, meta: FenceMeta) -> list[str]:
+        if meta.title:
+            # MyST reads a directive's options from lines starting with ":" (a caption)
+            return [f"{indent}{marker}{{code-block}} {meta.lang or 'text'}",
+                    f"{indent}:caption: {' '.join(meta.title.split())}"]
+        return [f"{indent}{marker}{meta.lang}"]
 
     def block(self, c: Component) -> list[str]:
         ind = c.indent

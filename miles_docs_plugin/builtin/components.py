@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from .. import hookimpl
 from ..core.blocks import INLINE, KNOWN, Component
 from ..core.errors import Diagnostic, Severity
-from ..core.mdx import code_lines, fences, read_tag, strip_module_syntax
+from ..core.mdx import code_lines, fence_meta, fences, read_tag, strip_module_syntax
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext
@@ -71,6 +71,7 @@ _BLOCK_PARSER: Any = None
 H1_CANDIDATE_RE = re.compile(r"(?m)^ {0,3}(?:#(?:[ \t]|$)|=+[ \t]*$)")
 HEADING_ATTR_RE = re.compile(
     r"^( {0,3}#{1,6}[ \t].*?)[ \t]*\{[ \t]*#([A-Za-z][\w:.-]*)[^}]*\}[ \t]*$")
+FENCE_META_RE = re.compile(r"(?m)^[ \t]*(?:`{3,}|~{3,})[ \t]*[^\s`{][^\s`]*[ \t]+[^\s`]")
 MERMAID_RE = re.compile(r"(?m)^[ \t>]*(?:`{3,}|~{3,})[ \t]*mermaid\b")
 
 
@@ -505,13 +506,36 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     """Write the components in the engine's syntax, once the links inside them are rewritten
     (the built-in links plugin runs ``tryfirst``)."""
     meta: list[Block] | None = page.extra.pop("components", None)
-    if not meta:
-        return
     body = page.content[page.body_start:]
+    has_meta = FENCE_META_RE.search(body) is not None
+    if not meta and not has_meta:
+        return
     newline = "\r\n" if "\r\n" in body else "\n"
     lines = body.split(newline)
-    render(lines, _markers(lines, meta), ctx)
+    if meta:
+        render(lines, _markers(lines, meta), ctx)
+    if has_meta:
+        write_fences(lines, ctx)
     page.content = page.content[:page.body_start] + newline.join(lines)
+
+
+def write_fences(lines: list[str], ctx: BuildContext) -> None:
+    """Fences whose info string carries more than a language (Mintlify's title and options:
+    ```` ```bash Terminal ````, ```` ```python theme={null} ````), in the engine's form.
+
+    Python-Markdown reads no fence at all from such a line, and MyST shows no title."""
+    for fence in reversed(fences(lines, directives=False)):
+        info = fence.info
+        if len(info.split()) < 2 or info.startswith("{") or fence.indent.strip():
+            continue
+        meta = fence_meta(info)
+        if not meta.lang:
+            continue
+        first = fence.start + 1
+        if meta.title and first < len(lines) and lines[first].lstrip().startswith((":", "---")):
+            meta.title = ""  # MyST would read that code line as an option
+        lines[fence.start:fence.start + 1] = ctx.engine.code_fence(fence.indent, fence.marker,
+                                                                   meta)
 
 
 @hookimpl

@@ -90,9 +90,12 @@ def fence_length(lines: list[str]) -> int:
 def code_group_parts(body: list[str]) -> list[tuple[str, list[str]]]:
     """Split a ``<CodeGroup>`` body into (title, fenced block lines).
 
-    Mintlify titles a code block with the word after its language (```` ```bash npm ````);
-    without one the language is the title.
+    Mintlify titles a code block with the words after its language (```` ```bash npm ````,
+    see :func:`~miles_docs_plugin.core.mdx.fence_meta`); without one the language is the title.
+    The fence keeps only its language: the title becomes the tab's label.
     """
+    from .mdx import fence_meta
+
     parts: list[tuple[str, list[str]]] = []
     i = 0
     while i < len(body):
@@ -100,10 +103,9 @@ def code_group_parts(body: list[str]) -> list[tuple[str, list[str]]]:
         if not m:
             i += 1
             continue
-        fence, info = m.group("fence"), m.group("info").strip()
-        words = info.split()
-        title = " ".join(words[1:]) if len(words) > 1 else (words[0] if words else "Code")
-        title = re.sub(r"^(?:title|filename)=[\"']?|[\"']$", "", title)
+        fence = m.group("fence")
+        meta = fence_meta(m.group("info"))
+        title = meta.title or meta.lang or "Code"
         j = i + 1
         while j < len(body):
             close = FENCE_RE.match(body[j])
@@ -111,7 +113,8 @@ def code_group_parts(body: list[str]) -> list[tuple[str, list[str]]]:
                     not close.group("info").strip():
                 break
             j += 1
-        parts.append((title, body[i:j + 1]))
+        opening = f"{m.group('indent')}{fence}{meta.lang}"
+        parts.append((title, [opening, *body[i + 1:j + 1]]))
         i = j + 1
     return parts
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .config import Config
     from .lock import Lock
     from .markdown import ScanResult
+    from .mdx import FenceMeta
     from .model import Page, Section
     from .plugins import Hooks
     from .scancache import ScanCache
@@ -97,6 +98,11 @@ class Engine:
     def fence_info(self, info: str) -> str:
         """The info string a fenced code block should carry (e.g. for ``mermaid``)."""
         return info
+
+    def code_fence(self, indent: str, marker: str, meta: FenceMeta) -> list[str]:
+        """The opening line(s) of a fenced code block whose info string carried Mintlify meta
+        (a title, ``theme={null}``, ``wrap``…). The default keeps the language only."""
+        return [f"{indent}{marker}{meta.lang}"]
 
     def url_from(self, from_doc: str, to_url: str) -> str:
         """``to_url`` (site-relative) as seen from the page ``from_doc`` (for raw HTML)."""

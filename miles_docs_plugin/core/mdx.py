@@ -19,6 +19,7 @@ import html
 import re
 from dataclasses import dataclass, field
 
+CONTAINER_RE = re.compile(r"^\{(?!code|mermaid|eval|literalinclude)[\w-]+\}")
 FENCE_RE = re.compile(r"^(?P<indent>[ \t>]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 NAME_RE = re.compile(r"[A-Za-z][\w.:-]*")
 #: ``import X from '…'``, ``import {a, b} from "…"``, ``import '…'`` (MDX module syntax)
@@ -41,15 +42,28 @@ class Fence:
     info: str
 
 
-def fences(lines: list[str]) -> list[Fence]:
-    """Fenced code blocks, at any indentation (MDX reads indentation as cosmetic)."""
+def fences(lines: list[str], *, directives: bool = True) -> list[Fence]:
+    """Fenced code blocks, at any indentation (MDX reads indentation as cosmetic).
+
+    ``directives=False`` looks inside MyST container directives (```` ```{note} ````) written
+    by the engine, for the code fences they hold."""
     out: list[Fence] = []
+    containers: list[str] = []
     i = 0
     while i < len(lines):
         m = FENCE_RE.match(lines[i])
         if not m or (m.group("fence")[0] == "`" and "`" in m.group("info")):
             i += 1
             continue
+        if not directives:
+            if CONTAINER_RE.match(m.group("info").strip()):
+                containers.append(m.group("fence"))
+                i += 1
+                continue
+            if containers and m.group("fence") == containers[-1] and not m.group("info").strip():
+                containers.pop()
+                i += 1
+                continue
         marker = m.group("fence")
         j = i + 1
         while j < len(lines):

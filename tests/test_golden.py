@@ -1,0 +1,105 @@
+"""Golden tests: one Mintlify page per component or syntax form, rendered by both engines.
+
+``tests/golden/<case>.mdx`` is the upstream page; ``tests/golden/<case>.<engine>.html`` is the
+expected main content of the rendered page (whitespace between tags normalized, permalink
+anchors left out). Both engines build every case once, from one upstream repository. After an
+intended change, ``MILES_DOCS_GOLDEN_UPDATE=1`` rewrites the expected files; review the diff.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from hosts import ENGINES, Host, make_host
+from support import ROOT, git
+
+GOLDEN = ROOT / "tests" / "golden"
+CASES = sorted(p.stem for p in GOLDEN.glob("*.mdx"))
+#: Visible text that means some syntax was shown instead of rendered.
+RAW = re.compile(r"</?[A-Z][A-Za-z]+[\s/>]|```|~~~|\{/\*|^\s*(?:import|export)\s|^#{1,6} |"
+                 r"<!--|mdp:", re.M)
+
+
+@pytest.fixture(scope="module")
+def golden_sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Host]:
+    base = tmp_path_factory.mktemp("golden")
+    os.environ["MILES_DOCS_CACHE"] = str(base / "cache")
+    up = base / "upstream"
+    shutil.copytree(GOLDEN, up / "docs", ignore=shutil.ignore_patterns("*.html"))
+    git(up, "init", "-q", "-b", "main")
+    git(up, "add", "-A")
+    git(up, "commit", "-q", "-m", "golden")
+    commit = git(up, "rev-parse", "HEAD")
+    sites = {}
+    for engine in ENGINES:
+        host = make_host(engine, base / engine, up.as_uri(), commit,
+                         conf_extra='extensions.append("sphinx_design")')
+        run = host.build(strict=False)
+        assert run.returncode == 0, run.output
+        sites[engine] = host
+    return sites
+
+
+def main_content(host: Host, case: str) -> str:
+    page = host.out / host.page_file(case + ".md")
+    text = page.read_text("utf-8")
+    if host.engine == "mkdocs":
+        text = text[text.index("<main>") + 6:text.index("</main>")]
+    else:
+        text = text[text.index('role="main">') + 12:]
+        text = text[:text.index('<div class="sphinxsidebar"')]
+        text = re.sub(r"\s*</div>\s*</div>\s*</div>\s*$", "", text)
+    text = re.sub(r'<p class="miles-docs-banner">.*?</p>', "", text, flags=re.S)
+    text = re.sub(r'<a class="headerlink"[^>]*>.*?</a>', "", text)
+    text = re.sub(r">\s+<", ">\n<", text.strip())
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip()) + "\n"
+
+
+def visible_text(fragment: str) -> str:
+    fragment = re.sub(r"<(pre|code)\b.*?</\1>", " ", fragment, flags=re.S)
+    return re.sub(r"<[^>]+>", "\n", fragment).replace("&lt;", "<").replace("&gt;", ">")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("case", CASES)
+def test_golden(golden_sites: dict[str, Host], case: str, engine: str) -> None:
+    got = main_content(golden_sites[engine], case)
+    expected_file = GOLDEN / f"{case}.{engine}.html"
+    if os.environ.get("MILES_DOCS_GOLDEN_UPDATE") == "1":
+        expected_file.write_text(got, "utf-8")
+    assert expected_file.exists(), f"no golden file {expected_file.name}"
+    assert got == expected_file.read_text("utf-8")
+    raw = [m.group(0) for m in RAW.finditer(visible_text(got))]
+    assert raw == [], f"raw syntax shown in {case} ({engine}): {raw}"
+
+
+def test_every_case_has_both_golden_files() -> None:
+    missing = [f"{c}.{e}.html" for c in CASES for e in ENGINES
+               if not (GOLDEN / f"{c}.{e}.html").exists()]
+    assert missing == []
+
+
+def test_a_plugin_that_adds_a_line_keeps_components_whole(golden_sites: dict[str, Host]) -> None:
+    """Components are found again where they are when they are rendered (issue 12)."""
+    from miles_docs_plugin import hookimpl
+    from miles_docs_plugin.core.config import load_config
+    from miles_docs_plugin.core.context import Engine
+    from miles_docs_plugin.core.pipeline import build
+
+    class AddsALine:
+        @hookimpl
+        def mdp_prepare_page(self, page, ctx):  # type: ignore[no-untyped-def]
+            page.content = (page.content[:page.body_start] + "Added by a plugin.\n\n"
+                            + page.content[page.body_start:])
+
+    host = golden_sites["mkdocs"]
+    result = build(load_config(host.config / "miles-docs.yml"), Engine(), plugins=[AddsALine()],
+                   use_scan_cache=False)
+    content = result.sections["diffusion"].pages["nesting.mdx"].content
+    assert "Added by a plugin." in content
+    assert "Inside the note." in content
+    assert "mdp:" not in content
