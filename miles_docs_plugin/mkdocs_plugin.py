@@ -15,7 +15,7 @@ Events (MkDocs 1.6):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -141,6 +141,40 @@ class MkDocsEngine(Engine):
             head = f"{ind}{c.index}. **{escape_inline(c.title or f'Step {c.index}')}**"
             return c.wrap([head], c.indented("    "), [""])
         return super().block(c)
+
+
+def _theme_icon(name: str) -> str | None:
+    """Material's name for a Mintlify (Font Awesome) icon, if the theme ships it."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("material")
+    if spec is None or not spec.submodule_search_locations or not name.replace("-", "").isalnum():
+        return None
+    icons = Path(next(iter(spec.submodule_search_locations))) / "templates" / ".icons"
+    for style in ("solid", "regular", "brands"):
+        if (icons / "fontawesome" / style / f"{name}.svg").is_file():
+            return f"fontawesome/{style}/{name}"
+    return None
+
+
+def _mintlify_meta(meta: MutableMapping[str, Any]) -> None:
+    """Front matter keys of Mintlify that mean something else (or a crash) to MkDocs themes.
+
+    ``icon: building`` is a Font Awesome name: Material would look for ``.icons/building.svg``
+    and stop the whole build, so it becomes Material's path for that icon, or goes.
+    ``mode: wide`` / ``custom`` hide the table of contents (and the navigation), as Mintlify
+    does; Material reads ``hide:``.
+    """
+    icon = meta.get("icon")
+    if icon is not None:
+        mapped = _theme_icon(icon) if isinstance(icon, str) else None
+        if mapped:
+            meta["icon"] = mapped
+        else:
+            del meta["icon"]
+    mode = meta.get("mode")
+    if mode in ("wide", "custom", "center") and "hide" not in meta:
+        meta["hide"] = ["toc"] if mode != "custom" else ["navigation", "toc"]
 
 
 def enable_extensions(config: MkDocsConfig) -> list[str]:
@@ -349,6 +383,7 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
             page.meta.setdefault(key, info.get(key))
         if info.get("edit_url"):
             page.edit_url = info["edit_url"]
+        _mintlify_meta(page.meta)
         return None
 
     @event_priority(100)  # before other plugins (and the search index) see the page

@@ -162,6 +162,8 @@ class SphinxEngine(Engine):
                           inner, [fence])
         if design and c.name == "Tabs":
             return c.wrap([f"{fence}{{tab-set}}"], inner, [fence])
+        if design and c.name == "Tab" and not any(line.strip() for line in inner):
+            return c.wrap([], [], [])  # sphinx-design refuses an empty tab
         if design and c.name == "Tab":
             return c.wrap([f"{fence}{{tab-item}} {title or 'Tab'}"], inner, [fence])
         if design and c.name == "CodeGroup":

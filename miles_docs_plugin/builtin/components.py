@@ -266,7 +266,7 @@ def neutralize(lines: list[str], blocks: list[Block], found: list[Block]) -> Non
         elif block.inline:
             lines[block.start] = f"{block.indent}{block.inline}<!--mdp:{block.number}:i-->"
         else:
-            anchor = block.attrs.get("id", "")
+            anchor = component_id(block) or ""
             anchor = f'<a id="{html.escape(anchor, quote=True)}"></a>' if anchor else ""
             lines[block.start] = block.indent + anchor + mark
         for k in range(block.start + 1, block.open_end + 1):
@@ -397,8 +397,44 @@ def render(lines: list[str], blocks: list[Block], ctx: BuildContext,
             lines[block.start:end + 1] = _fit(kept + ([""] if not one_line else []),
                                               end - block.start + 1)
             continue
-        component = Component(block.name, attrs, block.indent, body, inline, index, parent)
-        lines[block.start:end + 1] = _fit(ctx.engine.block(component), end - block.start + 1)
+        name = _canonical(block.name, attrs)
+        if name == "Visibility" and attrs.get("for", "").lower() == "agents":
+            lines[block.start:end + 1] = [""] * (end - block.start + 1)  # not for readers
+            continue
+        component = Component(name, attrs, block.indent, body, inline, index, parent)
+        anchor = re.match(r'^\s*<a id="[^"<>]*"></a>', head)
+        new = ctx.engine.block(component)
+        if anchor:  # a component id (``#param-x``, an Update's label): kept before it
+            new = [block.indent + anchor.group(0).strip(), "", *new]
+        lines[block.start:end + 1] = _fit(new, end - block.start + 1)
+
+
+#: Mintlify's ``<Callout type>`` values and the callout each one is.
+CALLOUT_TYPES = {"info": "Info", "warning": "Warning", "tip": "Tip", "danger": "Danger",
+                 "check": "Check", "success": "Check", "note": "Note", "caution": "Caution",
+                 "error": "Danger"}
+
+
+def _canonical(name: str, attrs: dict[str, str]) -> str:
+    """Components that are another one under a different name."""
+    if name == "Callout":
+        return CALLOUT_TYPES.get(attrs.get("type", "").lower(), "Note")
+    if name in ("RequestExample", "ResponseExample"):
+        return "CodeGroup"
+    return name
+
+
+def component_id(block: Block) -> str | None:
+    """The id Mintlify gives a component, where it gives one (fields, updates)."""
+    if block.name in ("ParamField", "ResponseField"):
+        field_name = next((block.attrs[k] for k in ("path", "query", "body", "header", "name")
+                           if block.attrs.get(k)), "")
+        return f"param-{field_name}" if field_name else None
+    if block.name == "Update" and block.attrs.get("label"):
+        from ..core.anchors import mintlify_slug
+
+        return mintlify_slug(block.attrs["label"])
+    return block.attrs.get("id") or None
 
 
 def _fit(new: list[str], span: int) -> list[str]:
@@ -451,7 +487,20 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
                 code = code_lines(fences(lines))
                 has_components = HAS_COMPONENT_RE.search(newline.join(lines)) is not None
 
-    for line_no, info in structure.fences:
+    fence_infos = structure.fences
+    has_h1 = structure.has_h1
+    if mdx:
+        found_fences = fences(lines)
+        fence_infos = [(f.start, f.info) for f in found_fences]
+        has_h1 = any(re.match(r"^[ \t]*#(?:[ \t]|$)", line) for i, line in enumerate(lines)
+                     if i not in code)
+        last = found_fences[-1] if found_fences else None
+        if last is not None and not last.closed:
+            # CommonMark (and MDX) close a fence at the end of the page; Python-Markdown would
+            # show the fence markers as text
+            lines.append(last.indent + last.marker)
+            changed = True
+    for line_no, info in fence_infos:
         if info.split()[:1] == ["mermaid"] and line_no < len(lines) and \
                 info.strip() in lines[line_no]:
             new = ctx.engine.fence_info(info)
@@ -485,7 +534,7 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
         if _inline_components(lines, code):
             changed = True
 
-    if needs_title and not structure.has_h1 and page.title:
+    if needs_title and not has_h1 and page.title:
         # Mintlify shows the front matter title as the page heading: so do we.
         lines.insert(0, "# " + _heading_text(page.title))
         page.line_delta += 1
@@ -498,7 +547,11 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
         # rendered after the links (mdp_transform_page), found again by their markers
         page.extra["components"] = found
     if changed:
-        page.content = page.content[:page.body_start] + newline.join(lines)
+        head = page.content[:page.body_start]
+        if head and not head.endswith("\n") and any(line.strip() for line in lines):
+            head += newline  # a page of front matter only: the body starts on its own line
+            page.body_start += len(newline)
+        page.content = head + newline.join(lines)
 
 
 @hookimpl

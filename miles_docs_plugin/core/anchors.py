@@ -24,6 +24,22 @@ def github_slug(text: str) -> str:
     return _GITHUB_CLEAN.sub("", text.lower().replace(" ", "-"))
 
 
+def mintlify_slug(text: str) -> str:
+    """Mintlify's heading id: lowercase, whitespace to ``-``, the characters that cannot stand
+    in a URL fragment unescaped dropped, everything else (typographic apostrophes, ``&``, ``/``,
+    non-Latin letters) kept, runs of ``-`` kept as GitHub does."""
+    text = text.strip().lower()
+    text = re.sub(r"\s", "-", text)
+    return re.sub(r"[\\`*_{}\[\]()#+.!?,:;\"'<>|~^=$%@]", "", text)
+
+
+def mintlify_unique(slug: str, seen: dict[str, int]) -> str:
+    """Mintlify's duplicate rule: ``x``, ``x-2``, ``x-3``..."""
+    count = seen.get(slug, 0) + 1
+    seen[slug] = count
+    return slug if count == 1 else f"{slug}-{count}"
+
+
 def github_unique(slug: str, seen: dict[str, int]) -> str:
     """GitHub's duplicate rule: ``x``, ``x-1``, ``x-2``..."""
     if slug not in seen:
@@ -83,6 +99,7 @@ class AnchorMap:
         """
         amap = cls()
         seen_github: dict[str, int] = {}
+        seen_mintlify: dict[str, int] = {}
         skip = set(synthetic)
         by_line: dict[int, str] = {}
         for heading in headings:
@@ -100,6 +117,7 @@ class AnchorMap:
                     amap.emitted.add(emitted)
                 continue
             upstream = github_unique(github_slug(text), seen_github)
+            mintlify = mintlify_unique(mintlify_slug(text), seen_mintlify)
             if not emitted:
                 continue
             by_line[heading.line] = emitted
@@ -109,6 +127,7 @@ class AnchorMap:
             amap.emitted.add(emitted)
             amap.aliases.setdefault(upstream, emitted)
             amap.aliases.setdefault(upstream.lower(), emitted)
+            amap.aliases.setdefault(mintlify, emitted)
         for html_id in ids:
             if raw_html_ids:
                 amap.emitted.add(html_id.value)

@@ -119,6 +119,27 @@ def code_group_parts(body: list[str]) -> list[tuple[str, list[str]]]:
     return parts
 
 
+def field_head(c: Component) -> str:
+    """The line that names a ``<ParamField>``/``<ResponseField>``: name, type, flags."""
+    a = c.attrs
+    where = next((k for k in ("path", "query", "body", "header") if a.get(k)), "")
+    name = (a.get(where) if where else a.get("name")) or ""
+    parts = [f"**`{name}`**" if name and "`" not in name else f"**{escape_inline(name)}**"]
+    if a.get("type"):
+        parts.append(f"*{escape_inline(a['type'])}*")
+    if where:
+        parts.append(where)
+    if "required" in a and a["required"] != "false":
+        parts.append("required")
+    if a.get("deprecated") == "true":
+        parts.append("deprecated")
+    default = a.get("default")
+    if default:
+        parts.append(f"default: `{default}`" if "`" not in default else
+                     f"default: {escape_inline(default)}")
+    return c.indent + " · ".join(parts)
+
+
 def fallback(c: Component) -> list[str]:
     """Plain Markdown for any component: readable everywhere, links kept as links."""
     ind = c.indent
@@ -138,6 +159,14 @@ def fallback(c: Component) -> list[str]:
         return c.wrap([f"{ind}**{escape_inline(title)}**"], c.inner(), [""])
     if c.name == "CodeGroup":
         return c.wrap([""], c.inner(), [""])
+    if c.name in ("ParamField", "ResponseField"):
+        return c.wrap([field_head(c)], c.inner(), [""])
+    if c.name == "Update":
+        label = c.attrs.get("label", "")
+        desc = c.attrs.get("description", "")
+        head = " · ".join(f"**{escape_inline(x)}**" if i == 0 else escape_inline(x)
+                          for i, x in enumerate(v for v in (label, desc) if v))
+        return c.wrap([f"{ind}{head}" if head else ""], c.inner(), [""])
     title = c.title or c.attrs.get("label", "")
     href = c.attrs.get("href")
     if href and title:

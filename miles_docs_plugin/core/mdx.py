@@ -40,6 +40,7 @@ class Fence:
     indent: str
     marker: str
     info: str
+    closed: bool = True
 
 
 def fences(lines: list[str], *, directives: bool = True) -> list[Fence]:
@@ -73,7 +74,7 @@ def fences(lines: list[str], *, directives: bool = True) -> list[Fence]:
                 break
             j += 1
         out.append(Fence(i, min(j, len(lines) - 1), m.group("indent"), marker,
-                         m.group("info").strip()))
+                         m.group("info").strip(), j < len(lines)))
         i = j + 1
     return out
 
