@@ -82,7 +82,7 @@ class MkDocsEngine(Engine):
             name for name, ext in (("admonition", "admonition"), ("details", "pymdownx.details"),
                                    ("tabbed", "pymdownx.tabbed"), ("attr_list", "attr_list"),
                                    ("superfences", "pymdownx.superfences"))
-            if ext in exts)
+            if ext in exts) | ({"mkdocstrings"} if "mkdocstrings" in config.plugins else set())
         toc = config.mdx_configs.get("toc", {})
         slugify = toc.get("slugify")
         separator = toc.get("separator", "-")

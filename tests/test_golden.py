@@ -18,7 +18,7 @@ from hosts import ENGINES, Host, make_host
 from support import ROOT, git
 
 GOLDEN = ROOT / "tests" / "golden"
-CASES = sorted(p.stem for p in GOLDEN.glob("*.mdx"))
+CASES = sorted(p.stem for p in [*GOLDEN.glob("*.mdx"), *GOLDEN.glob("*.md")])
 #: Visible text that means some syntax was shown instead of rendered.
 RAW = re.compile(r"</?[A-Z][A-Za-z]+[\s/>]|```|~~~|\{/\*|^\s*(?:import|export)\s|^#{1,6} |"
                  r"<!--|mdp:", re.M)
@@ -103,3 +103,43 @@ def test_a_plugin_that_adds_a_line_keeps_components_whole(golden_sites: dict[str
     assert "Added by a plugin." in content
     assert "Inside the note." in content
     assert "mdp:" not in content
+
+
+def _core_build(host: Host):  # type: ignore[no-untyped-def]
+    from miles_docs_plugin.core.config import load_config
+    from miles_docs_plugin.core.context import Engine
+    from miles_docs_plugin.core.pipeline import build
+
+    return build(load_config(host.config / "miles-docs.yml"), Engine(), use_scan_cache=False)
+
+
+def test_what_cannot_be_rendered_is_reported(golden_sites: dict[str, Host]) -> None:
+    result = _core_build(golden_sites["sphinx"])
+    messages = [f"{d.path}:{d.line}: {d.message}" for d in result.diagnostics]
+    assert any(m.startswith("docs/mkdocs-dialect.md:27: '::: package.module' asks mkdocstrings")
+               for m in messages), messages
+    assert any(m.startswith("docs/openapi-missing.mdx") and "GET /nowhere is not in the pinned"
+               in m for m in messages), messages
+    # the page that does use a field id resolves it: no anchor warning
+    assert not any("openapi-page" in m for m in messages), messages
+
+
+def test_unknown_components_are_counted_once_per_name(tmp_path: Path) -> None:
+    from miles_docs_plugin.core.config import load_config
+    from miles_docs_plugin.core.context import Engine
+    from miles_docs_plugin.core.pipeline import build
+
+    wc = tmp_path / "wc"
+    (wc / "docs").mkdir(parents=True)
+    (wc / "docs" / "a.mdx").write_text(
+        "# A\n\n<Sparkle>\none\n</Sparkle>\n\n<Sparkle>two</Sparkle>\n")
+    (wc / "docs" / "b.mdx").write_text("# B\n\n<Sparkle>\nthree\n</Sparkle>\n")
+    (tmp_path / "miles-docs.yml").write_text(
+        f"sources:\n  - name: s\n    repo: https://github.com/o/r.git\n    local: {wc}\n")
+    result = build(load_config(tmp_path / "miles-docs.yml"), Engine(), use_scan_cache=False)
+    found = [d for d in result.diagnostics if "Sparkle" in d.message]
+    assert [(d.path, d.line, d.message) for d in found] == [
+        ("docs/a.mdx", 3, "unknown component <Sparkle>; its content is kept "
+                          "(3 uses in this section)")]
+    content = result.sections["s"].pages["a.mdx"].content
+    assert "one" in content and "two" in content and "Sparkle" not in content

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
 from ..core.blocks import INLINE, KNOWN, Component
+from ..core.dialect import to_components
 from ..core.errors import Diagnostic, Severity
 from ..core.mdx import code_lines, fence_meta, fences, read_tag, strip_module_syntax
 
@@ -71,6 +72,7 @@ _BLOCK_PARSER: Any = None
 H1_CANDIDATE_RE = re.compile(r"(?m)^ {0,3}(?:#(?:[ \t]|$)|=+[ \t]*$)")
 HEADING_ATTR_RE = re.compile(
     r"^( {0,3}#{1,6}[ \t].*?)[ \t]*\{[ \t]*#([A-Za-z][\w:.-]*)[^}]*\}[ \t]*$")
+DIALECT_RE = re.compile(r"(?m)^[ \t]*(?:!!!|\?\?\?|===|:::)[+!]?[ \t]+\S")
 FENCE_META_RE = re.compile(r"(?m)^[ \t]*(?:`{3,}|~{3,})[ \t]*[^\s`{][^\s`]*[ \t]+[^\s`]")
 MERMAID_RE = re.compile(r"(?m)^[ \t>]*(?:`{3,}|~{3,})[ \t]*mermaid\b")
 
@@ -161,12 +163,23 @@ def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tup
         s = line.lstrip()
         indent = line[:len(line) - len(s)]
         if s.startswith("</"):
-            tag = read_tag(line, len(indent))
-            if tag is not None and _is_block_name(tag.name) and not line[tag.end:].strip():
-                if too_deep and tag.name[:1].isupper():
-                    too_deep -= 1
-                else:
-                    close(tag.name, i, "")
+            # one or more closing tags alone on the line (``</Tab></Tabs>``)
+            tags = []
+            pos = len(indent)
+            while pos < len(line) and line.startswith("</", pos):
+                tag = read_tag(line, pos)
+                if tag is None or not _is_block_name(tag.name):
+                    break
+                tags.append(tag)
+                pos = tag.end
+                while pos < len(line) and line[pos] in " \t":
+                    pos += 1
+            if tags and not line[pos:].strip():
+                for tag in tags:
+                    if too_deep and tag.name[:1].isupper():
+                        too_deep -= 1
+                    else:
+                        close(tag.name, i, "")
             i += 1
             continue
         if s.startswith("<") and not s.startswith("<!"):
@@ -273,7 +286,10 @@ def neutralize(lines: list[str], blocks: list[Block], found: list[Block]) -> Non
             lines[k] = ""
         closing = f"<!--/mdp:{block.number}-->"
         if block.end > block.open_end:
-            lines[block.end] = f"{block.indent}{block.tail}{closing}"
+            if "<!--/mdp:" in lines[block.end]:  # an inner block closed on this line too
+                lines[block.end] += closing
+            else:
+                lines[block.end] = f"{block.indent}{block.tail}{closing}"
         else:
             lines[block.start] += closing
 
@@ -371,6 +387,10 @@ def render(lines: list[str], blocks: list[Block], ctx: BuildContext,
         end = block.end + len(lines) - before  # children may have grown
         opening = lines[block.start]
         closing_mark = f"<!--/mdp:{block.number}-->"
+        if end > block.start and closing_mark in lines[end]:
+            own, _, rest = lines[end].partition(closing_mark)
+            if rest.strip():  # outer blocks close on the same line: give them their own
+                lines[end:end + 1] = [own + closing_mark, block.indent + rest.strip()]
         one_line = end == block.start
         m = MARK_RE.search(opening)
         head = opening[:m.start()] if m else opening
@@ -462,9 +482,13 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
     has_mermaid = MERMAID_RE.search(body) is not None
     needs_title = bool(page.title) and "title" in page.meta
     strip_ids = not ctx.engine.heading_attrs and "{#" in body
-    if not (has_components or has_mermaid or needs_title or strip_ids or mdx_syntax):
+    features = ctx.engine.features
+    dialect = DIALECT_RE.search(body) is not None and (
+        "admonition" not in features or "mkdocstrings" not in features)
+    if not (has_components or has_mermaid or needs_title or strip_ids or mdx_syntax or dialect):
         return
-    mdx = has_components or mdx_syntax or page.path.endswith(".mdx")
+    mdx = has_components or mdx_syntax or page.path.endswith(".mdx") or (
+        dialect and "admonition" not in features)
     structure = (_structure(ctx, body)
                  if has_components or has_mermaid or strip_ids or H1_CANDIDATE_RE.search(body)
                  else Blocks())
@@ -487,6 +511,17 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
                 code = code_lines(fences(lines))
                 has_components = HAS_COMPONENT_RE.search(newline.join(lines)) is not None
 
+    if dialect:
+        # MkDocs' admonitions and tabs, for an engine that does not read them: components
+        converted, notes = to_components(lines, code, blocks="admonition" not in features,
+                                         autodoc="mkdocstrings" not in features)
+        for line, message in notes:
+            ctx.report(section, page.path, line + 1 + page.body_line, "dialect", message)
+        if converted:
+            changed = True
+            has_components = has_components or "admonition" not in features
+            if mdx:
+                code = code_lines(fences(lines))
     fence_infos = structure.fences
     has_h1 = structure.has_h1
     if mdx:

@@ -35,7 +35,7 @@ class Engine:
 
     name = "none"
     #: Markdown features available in the host: ``admonition``, ``details``, ``tabbed``,
-    #: ``mermaid``, ``sphinx-design``, ``attr_list``.
+    #: ``mermaid``, ``sphinx-design``, ``attr_list``, ``mkdocstrings`` (``::: module`` lines).
     features: frozenset[str] = frozenset()
     #: Links to ids of raw HTML (``<a id="x">``) work in this engine.
     raw_html_ids = True

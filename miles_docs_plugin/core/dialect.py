@@ -1,0 +1,141 @@
+"""MkDocs' own page syntax, for hosts whose engine does not read it (Sphinx).
+
+An MkDocs upstream writes admonitions (``!!! note "Title"``), collapsible blocks
+(``??? tip``, ``???+ tip``) and content tabs (``=== "Tab"``) with their content indented four
+spaces. :func:`to_components` rewrites them, in place and line for line, as the Mintlify
+components they correspond to (``<Note title="Title">`` … ``</Note>``), so the components
+plugin renders them in the engine's syntax like any other: the opening line becomes the
+opening tag, the closing tag takes the blank line after the content (or the end of its last
+line). mkdocstrings/mkautodoc ``::: package.module`` lines are reported and replaced by a
+sentence that says what is missing.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+ADMONITION_RE = re.compile(r'^(?P<indent>[ \t]*)(?P<marker>!!!|\?\?\?\+?)[ \t]+(?P<kind>[\w-]+)'
+                           r'(?:[ \t]+(?P<classes>[\w -]*?))?(?:[ \t]*"(?P<title>[^"]*)")?[ \t]*$')
+TAB_RE = re.compile(r'^(?P<indent>[ \t]*)===!?\+?[ \t]+"(?P<title>[^"]*)"[ \t]*$')
+AUTODOC_RE = re.compile(r"^(?P<indent>[ \t]*):::[ \t]+(?P<name>[\w.:-]+)[ \t]*$")
+#: MkDocs admonition types and the Mintlify callout each one is.
+KINDS = {"note": "Note", "abstract": "Info", "summary": "Info", "tldr": "Info", "info": "Info",
+         "todo": "Info", "tip": "Tip", "hint": "Tip", "important": "Tip", "success": "Check",
+         "check": "Check", "done": "Check", "question": "Info", "help": "Info", "faq": "Info",
+         "warning": "Warning", "caution": "Caution", "attention": "Warning",
+         "failure": "Danger", "fail": "Danger", "missing": "Danger", "danger": "Danger",
+         "error": "Danger", "bug": "Danger", "example": "Note", "quote": "Note",
+         "cite": "Note"}
+
+
+def _width(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+
+def _attr(value: str) -> str:
+    return html.escape(value, quote=True)
+
+
+def _body_end(lines: list[str], start: int, width: int, code: set[int]) -> int:
+    """Index of the last line of the indented content that follows line ``start``."""
+    last = start
+    j = start + 1
+    while j < len(lines):
+        line = lines[j]
+        if line.strip() and _width(line) < width + 4 and j not in code:
+            break
+        if line.strip():
+            last = j
+        j += 1
+    return last
+
+
+def _close(lines: list[str], last: int, indent: str, tag: str) -> int:
+    """Put ``tag`` on the blank line after ``last``, or at the end of line ``last``; returns
+    the line it went on."""
+    after = last + 1
+    if after < len(lines) and not lines[after].strip():
+        lines[after] = indent + tag
+        return after
+    if after < len(lines) and re.match(r"^[ \t]*</[A-Z]", lines[after]):
+        # an outer block closes there already: the inner one closes first
+        lines[after] = indent + tag + lines[after].lstrip()
+        return after
+    lines[last] = lines[last].rstrip() + tag
+    return last
+
+
+def to_components(lines: list[str], code: set[int], *, blocks: bool = True,
+                  autodoc: bool = True) -> tuple[bool, list[tuple[int, str]]]:
+    """Rewrite MkDocs admonitions, collapsibles and tabs as components (``blocks``); report
+    and replace ``:::`` autodoc lines (``autodoc``).
+
+    Returns (changed, problems as (0-based line, message)).
+    """
+    changed = False
+    problems: list[tuple[int, str]] = []
+    i = 0
+    last_close: dict[int, int] = {}  #: width of a tab group -> line of its </Tabs>
+    while i < len(lines):
+        if i in code:
+            i += 1
+            continue
+        line = lines[i]
+        m = ADMONITION_RE.match(line) if blocks else None
+        if m:
+            kind = m.group("kind").lower()
+            title = m.group("title")
+            if m.group("marker").startswith("???"):
+                name = "Accordion"
+                title = title if title is not None else kind.capitalize()
+            else:
+                name = KINDS.get(kind, "Note")
+            indent = m.group("indent")
+            last = _body_end(lines, i, _width(line), code)
+            attrs = f' title="{_attr(title)}"' if title else ""
+            lines[i] = f"{indent}<{name}{attrs}>"
+            if last == i:  # no content
+                lines[i] += f"</{name}>"
+            else:
+                _close(lines, last, indent, f"</{name}>")
+            changed = True
+            i += 1
+            continue
+        m = TAB_RE.match(line) if blocks else None
+        if m:
+            indent = m.group("indent")
+            width = _width(line)
+            tab = f'{indent}<Tab title="{_attr(m.group("title"))}">'
+            prev = last_close.get(width)
+            if prev is not None and all(not lines[k].strip() for k in range(prev + 1, i)):
+                lines[prev] = lines[prev].replace("</Tabs>", "", 1)  # the group goes on
+                lines[i] = tab
+            elif i > 0 and not lines[i - 1].strip():
+                lines[i - 1] = f"{indent}<Tabs>"
+                lines[i] = tab
+            else:
+                lines[i] = f"{indent}<Tabs>\n{tab}"  # split below: one line more
+            last = _body_end(lines, i, width, code)
+            last_close[width] = _close(lines, last, indent, "</Tab></Tabs>")
+            changed = True
+            i += 1
+            continue
+        m = AUTODOC_RE.match(line) if autodoc else None
+        if m:
+            name = m.group("name")
+            problems.append((i, f"'::: {name}' asks mkdocstrings for an API reference, which "
+                                "this engine does not generate; a note stands in its place"))
+            lines[i] = (f"{m.group('indent')}*The API reference of `{name}` is generated by "
+                        "the upstream site and is not included here.*")
+            last = _body_end(lines, i, _width(line), code)
+            for k in range(i + 1, last + 1):  # the directive's indented options
+                lines[k] = ""
+            changed = True
+            i = last + 1
+            continue
+        i += 1
+    # a tab group opened without a blank line before it holds a newline: split it
+    if any("\n" in line for line in lines):
+        lines[:] = "\n".join(lines).split("\n")
+    return changed, problems
