@@ -125,6 +125,8 @@ class BuildContext:
     sections: dict[str, Section] = field(default_factory=dict)
     progress: Callable[[str], None] = lambda message: log.info("miles-docs: %s", message)
     _anchors: dict[tuple[str, str], AnchorMap] = field(default_factory=dict)
+    #: What built-in plugins work out once per build (a source's site config, …), by key.
+    memo: dict[str, object] = field(default_factory=dict)
 
     def report(self, section: Section, page_path: str | None, line: int | None, code: str,
                message: str, severity: Severity = Severity.WARNING) -> None:

@@ -27,6 +27,7 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
     ("miles_docs.links", "miles_docs_plugin.builtin.links"),
     ("miles_docs.components", "miles_docs_plugin.builtin.components"),
     ("miles_docs.openapi", "miles_docs_plugin.builtin.openapi"),
+    ("miles_docs.mintlify", "miles_docs_plugin.builtin.mintlify"),
     ("miles_docs.nav", "miles_docs_plugin.builtin.nav"),
     ("miles_docs.provenance", "miles_docs_plugin.builtin.provenance"),
 )
