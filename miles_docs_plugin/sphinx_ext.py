@@ -42,6 +42,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.config import Config as SphinxConfig
+from sphinx.domains import Domain
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
@@ -76,7 +77,7 @@ SPHINX_KINDS = {"info": "important", "success": "hint"}
 class SphinxEngine(Engine):
     name = "sphinx"
     slugify: Callable[..., str]  #: set in __init__, from the engine's own settings
-    raw_html_ids = False  # MyST resolves `page.md#id` only against headings and labels
+    raw_html_ids = True  # MyST resolves them through the labels on_doctree_read_raw_ids adds
     heading_attrs = False
 
     def __init__(self, app: Sphinx, host_pages: set[str]) -> None:
@@ -522,6 +523,55 @@ def on_doctree_read_placement(app: Sphinx, doctree: nodes.document) -> None:
             tc["includefiles"].append(index_doc)
 
 
+RAW_ID_RE = re.compile(r"""<[A-Za-z][\w-]*\s[^>]*?\bid\s*=\s*["']([^"'<>]+)["']""")
+#: Prefix of the std-domain label names that record raw HTML ids of injected pages.
+RAW_ID_LABEL = "miles-docs-raw-id"
+
+
+def on_doctree_read_raw_ids(app: Sphinx, doctree: nodes.document) -> None:
+    """Make ids of raw HTML in injected pages (``<a id>``, ``<div id>``, component ids)
+    link targets, as they are on Mintlify and in MkDocs.
+
+    Each id becomes an anonymous std label of its document (a name no author writes), which
+    MyST resolves for ``other.md#id`` links; same-page ``#id`` links are answered by the
+    ``miles-docs`` domain below. Sphinx clears both when the document is read again.
+    """
+    docname = app.env.docname
+    if docname not in _state(app).pages:
+        return
+    std = app.env.domaindata["std"]
+    for raw in doctree.findall(nodes.raw):
+        if "html" not in raw.get("format", "").split():
+            continue
+        for value in RAW_ID_RE.findall(raw.astext()):
+            std["anonlabels"].setdefault(f"{RAW_ID_LABEL}:{docname}#{value}", (docname, value))
+
+
+class RawIdDomain(Domain):
+    """Resolves MyST's same-page ``[text](#id)`` to ids of raw HTML (recorded above)."""
+
+    name = "miles-docs"
+    label = "miles-docs raw HTML ids"
+
+    def resolve_any_xref(self, env: Any, fromdocname: str, builder: Any, target: str,
+                         node: Any, contnode: Any) -> list[tuple[str, Any]]:
+        labels = env.domaindata["std"]["anonlabels"]
+        hit = labels.get(f"{RAW_ID_LABEL}:{fromdocname}#{target}")
+        if hit is None:
+            return []
+        from sphinx.util.nodes import make_refnode
+
+        return [("miles-docs:id", make_refnode(builder, fromdocname, hit[0], hit[1],
+                                               contnode))]
+
+    def resolve_xref(self, env: Any, fromdocname: str, builder: Any, typ: str, target: str,
+                     node: Any, contnode: Any) -> Any:
+        return None
+
+    def merge_domaindata(self, docnames: Any, otherdata: Any) -> None:
+        pass  # it keeps no data of its own: the labels live in the std domain
+
+
 def on_doctree_read_titles(app: Sphinx, doctree: nodes.document) -> None:
     """Front matter titles win over the first heading, as in MkDocs."""
     info = _state(app).pages.get(app.env.docname)
@@ -645,6 +695,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", on_builder_inited)
     app.connect("doctree-read", on_doctree_read_placement, priority=400)
     app.connect("doctree-read", on_doctree_read_titles, priority=600)
+    app.connect("doctree-read", on_doctree_read_raw_ids)
+    app.add_domain(RawIdDomain)
     app.connect("html-page-context", on_html_page_context, priority=400)
     app.connect("env-get-updated", on_env_get_updated)
     app.connect("doctree-resolved", on_doctree_resolved)
