@@ -25,12 +25,12 @@ def github_slug(text: str) -> str:
 
 
 def mintlify_slug(text: str) -> str:
-    """Mintlify's heading id: lowercase, whitespace to ``-``, the characters that cannot stand
-    in a URL fragment unescaped dropped, everything else (typographic apostrophes, ``&``, ``/``,
-    non-Latin letters) kept, runs of ``-`` kept as GitHub does."""
-    text = text.strip().lower()
+    """Mintlify's heading id, by its documented rules ("Automatic anchor IDs"): letters to
+    lowercase, whitespace to ``-``, straight apostrophes to a typographic one (kept), periods
+    to ``-``, parentheses and other punctuation dropped, slashes and ampersands kept."""
+    text = text.strip().lower().replace("'", "\u2019").replace(".", "-")
     text = re.sub(r"\s", "-", text)
-    return re.sub(r"[\\`*_{}\[\]()#+.!?,:;\"'<>|~^=$%@]", "", text)
+    return "".join(ch for ch in text if ch.isalnum() or ch in "-_&/\u2019")
 
 
 def mintlify_unique(slug: str, seen: dict[str, int]) -> str:

@@ -1,0 +1,126 @@
+"""The MDX page model: tags, fences, module syntax, fence meta, Mintlify slugs (unit tests)."""
+
+from __future__ import annotations
+
+import pytest
+
+from miles_docs_plugin.builtin.components import find_blocks
+from miles_docs_plugin.core.anchors import AnchorMap, mintlify_slug
+from miles_docs_plugin.core.markdown import Heading
+from miles_docs_plugin.core.mdx import (
+    code_lines,
+    fence_meta,
+    fences,
+    read_tag,
+    strip_module_syntax,
+)
+
+
+@pytest.mark.parametrize(("heading", "slug"), [
+    # the examples of Mintlify's documentation ("Automatic anchor IDs")
+    ("Fees & billing", "fees-&-billing"),
+    ("What's new", "what\u2019s-new"),
+    ("What\u2019s next?", "what\u2019s-next"),
+    ("Read/write access", "read/write-access"),
+    ("Step 1: Issue a proxy secret", "step-1-issue-a-proxy-secret"),
+    ("Version 2.0 (beta)", "version-2-0-beta"),
+    ("camelCase Names", "camelcase-names"),
+])
+def test_mintlify_slugs(heading: str, slug: str) -> None:
+    assert mintlify_slug(heading) == slug
+
+
+def test_mintlify_duplicates_count_from_two() -> None:
+    headings = [Heading(2, "Overview", 1, "Overview"), Heading(2, "Overview", 5, "Overview")]
+    seen: set[str] = set()
+
+    def slugger(text: str) -> str:
+        slug = text.lower()
+        while slug in seen:
+            slug += "_"
+        seen.add(slug)
+        return slug
+
+    amap = AnchorMap.build(headings, [], slugger)
+    assert amap.resolve("overview-2") == "overview_"  # Mintlify's second "Overview"
+    assert amap.resolve("overview-1") == "overview_"  # GitHub's
+
+
+def test_read_tag_spans_lines_and_reads_every_attribute_form() -> None:
+    text = '<Card\n  title="A &amp; B"\n  icon={"star"}\n  cols={2}\n  disabled\n  {...rest}\n>'
+    tag = read_tag(text, 0)
+    assert tag is not None and tag.end == len(text)
+    assert tag.attrs == {"title": "A & B", "icon": "star", "cols": "2", "disabled": "true"}
+    assert read_tag("<img src='x' style={{ width: 200 }} />", 0).attrs == {  # type: ignore[union-attr]
+        "src": "x", "style": "{ width: 200 }"}
+    assert read_tag("</Note>", 0).closing  # type: ignore[union-attr]
+    assert read_tag("< Note>", 0) is None
+    assert read_tag('<Note title="never closed', 0) is None
+
+
+def test_blocks_nest_across_fences_indentation_and_multi_line_tags() -> None:
+    lines = """<Tabs>
+  <Tab title="A">
+    ```bash
+    echo <Note>
+
+    echo two
+    ```
+  </Tab>
+  <Tab
+    title="B"
+  >
+
+        Indented far after a blank line.
+
+  </Tab>
+</Tabs>
+<Note>one line</Note>
+<Warning>
+text</Warning>""".splitlines()
+    top, problems = find_blocks(lines, code_lines(fences(lines)))
+    assert problems == []
+    assert [(b.name, b.start, b.end) for b in top] == [
+        ("Tabs", 0, 15), ("Note", 16, 16), ("Warning", 17, 18)]
+    assert [(b.name, b.attrs["title"], b.start, b.open_end, b.end)
+            for b in top[0].children] == [("Tab", "A", 1, 1, 7), ("Tab", "B", 8, 10, 14)]
+    assert top[1].inline == "one line" and top[2].tail == "text"
+
+
+def test_module_syntax_is_blanked_outside_code_only() -> None:
+    lines = """import Intro from '/snippets/intro.mdx';
+import { Aside } from "/snippets/aside.jsx";
+export const config = {
+  a: 1,
+};
+Text {/* a comment */} stays.
+{/* a
+comment over lines */}
+```bash
+export A=1
+import os
+```""".splitlines()
+    imports = strip_module_syntax(lines, code_lines(fences(lines)))
+    assert imports == {"Intro": "/snippets/intro.mdx"}
+    assert lines == ["", "", "", "", "", "Text  stays.", "", "", "```bash", "export A=1",
+                     "import os", "```"]
+
+
+@pytest.mark.parametrize(("info", "lang", "title", "options"), [
+    ("bash Terminal", "bash", "Terminal", {}),
+    ("python theme={null}", "python", "", {"theme": "{null}"}),
+    ("bash wrap", "bash", "", {"wrap": "true"}),
+    ('java HelloWorld.java example icon="java" lines highlight={1-2,5}', "java",
+     "HelloWorld.java example", {"icon": "java", "lines": "true", "highlight": "{1-2,5}"}),
+    ('ts title="Main file"', "ts", "Main file", {}),
+    ("{note}", "{note}", "", {}),
+])
+def test_fence_meta(info: str, lang: str, title: str, options: dict[str, str]) -> None:
+    meta = fence_meta(info)
+    assert (meta.lang, meta.title, meta.options) == (lang, title, options)
+
+
+def test_fences_close_where_commonmark_closes_them() -> None:
+    lines = ["````mdx", "```js", "x", "```", "````", "  ~~~", "open"]
+    found = fences(lines)
+    assert [(f.start, f.end, f.closed) for f in found] == [(0, 4, True), (5, 6, False)]
