@@ -31,7 +31,15 @@ from mkdocs.utils import nest_paths
 from . import __version__
 from .builtin.provenance import BANNER_CSS, insert_banner_html
 from .core.anchors import PageSlugger
-from .core.blocks import CALLOUTS, Component, code_group_parts, escape_inline
+from .core.blocks import (
+    CALLOUTS,
+    GROUPS,
+    Component,
+    card_body,
+    card_head,
+    code_group_parts,
+    escape_inline,
+)
 from .core.config import CONFIG_FILE, TOP_FIELDS, Config, load_config, parse_config
 from .core.context import Engine
 from .core.errors import Diagnostic, MilesDocsError, Severity
@@ -81,7 +89,8 @@ class MkDocsEngine(Engine):
         self.features = frozenset(
             name for name, ext in (("admonition", "admonition"), ("details", "pymdownx.details"),
                                    ("tabbed", "pymdownx.tabbed"), ("attr_list", "attr_list"),
-                                   ("superfences", "pymdownx.superfences"))
+                                   ("superfences", "pymdownx.superfences"),
+                                   ("md_in_html", "md_in_html"))
             if ext in exts) | ({"mkdocstrings"} if "mkdocstrings" in config.plugins else set())
         toc = config.mdx_configs.get("toc", {})
         slugify = toc.get("slugify")
@@ -140,6 +149,16 @@ class MkDocsEngine(Engine):
         if c.name == "Step":
             head = f"{ind}{c.index}. **{escape_inline(c.title or f'Step {c.index}')}**"
             return c.wrap([head], c.indented("    "), [""])
+        if "md_in_html" in self.features:
+            # Material's grid cards: a list of cards in <div class="grid cards" markdown>
+            if c.name in GROUPS:
+                return c.wrap([f'{ind}<div class="grid cards" markdown>', ""], c.inner(),
+                              ["", f"{ind}</div>"])
+            if c.name in ("Card", "Tile") and c.parent in GROUPS:
+                body = [f"{ind}    {x[len(ind):] if x.startswith(ind) else x.lstrip()}"
+                        if x.strip() else "" for x in card_body(c)]
+                head = card_head(c) or "&nbsp;"
+                return c.wrap([f"{ind}-   {head}", ""], body, [""])
         return super().block(c)
 
 
@@ -186,7 +205,8 @@ def enable_extensions(config: MkDocsConfig) -> list[str]:
     """
     import importlib.util
 
-    wanted: list[tuple[str, dict[str, Any]]] = [("admonition", {}), ("attr_list", {})]
+    wanted: list[tuple[str, dict[str, Any]]] = [("admonition", {}), ("attr_list", {}),
+                                                ("md_in_html", {})]
     if importlib.util.find_spec("pymdownx") is not None:
         wanted += [("pymdownx.details", {}), ("pymdownx.superfences", {}),
                    ("pymdownx.tabbed", {"alternate_style": True})]

@@ -49,7 +49,16 @@ from sphinx.util import logging
 from . import __version__
 from .builtin.provenance import BANNER_CSS, insert_banner_html
 from .core.anchors import PageSlugger
-from .core.blocks import CALLOUTS, Component, code_group_parts, escape_inline, fence_length
+from .core.blocks import (
+    CALLOUTS,
+    GROUPS,
+    Component,
+    card_body,
+    card_head,
+    code_group_parts,
+    escape_inline,
+    fence_length,
+)
 from .core.config import CONFIG_FILE, Config, load_config, parse_config
 from .core.context import Engine
 from .core.errors import MilesDocsError, Severity
@@ -179,6 +188,17 @@ class SphinxEngine(Engine):
         if c.name == "Step":
             head = f"{ind}{c.index}. **{escape_inline(title or f'Step {c.index}')}**"
             return c.wrap([head], c.indented("   "), [""])
+        if design and c.name in GROUPS:
+            cols = c.attrs.get("cols", "2")
+            cols = cols if cols.isdigit() and 0 < int(cols) <= 12 else "2"
+            return c.wrap([f"{fence}{{grid}} 1 {cols} {cols} {cols}", f"{ind}:gutter: 2"],
+                          inner, [fence])
+        if design and c.name in ("Card", "Tile"):
+            body = card_body(c)
+            head = card_head(c)
+            directive = "grid-item-card" if c.parent in GROUPS else "card"
+            return c.wrap([f"{fence}{{{directive}}}"], ([f"{ind}{head}", ""] if head else [])
+                          + body, [fence])
         return super().block(c)
 
 

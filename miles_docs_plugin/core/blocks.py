@@ -21,6 +21,8 @@ WRAPPERS = {"AccordionGroup", "CardGroup", "Columns", "Steps", "Tabs", "Frame", 
 CONTAINERS = {"Step", "Tab", "CodeGroup", "Accordion", "Expandable", "Card", "Update",
               "Callout", "ParamField", "ResponseField", "Tile", "RequestExample",
               "ResponseExample", "Snippet"}
+#: Components that lay out cards in a grid.
+GROUPS = {"CardGroup", "Columns", "TileGroup"}
 #: Components that stand inside a line of text (written by the components plugin directly).
 INLINE = {"Badge", "Tooltip", "Icon", "Link", "Kbd"}
 KNOWN = set(CALLOUTS) | WRAPPERS | CONTAINERS | INLINE
@@ -167,12 +169,26 @@ def fallback(c: Component) -> list[str]:
         head = " · ".join(f"**{escape_inline(x)}**" if i == 0 else escape_inline(x)
                           for i, x in enumerate(v for v in (label, desc) if v))
         return c.wrap([f"{ind}{head}" if head else ""], c.inner(), [""])
+    head = card_head(c)
+    return c.wrap([f"{ind}{head}" if head else ""], card_body(c), [""])
+
+
+def card_head(c: Component) -> str:
+    """A card's (or tile's, step's…) title line: bold, a link when it has ``href``."""
+    from .markdown import escape_destination
+
     title = c.title or c.attrs.get("label", "")
     href = c.attrs.get("href")
     if href and title:
-        head = f"{ind}**[{escape_inline(title)}]({href})**"
-    elif title:
-        head = f"{ind}**{escape_inline(title)}**"
-    else:
-        head = ""
-    return c.wrap([head], c.inner(), [""])
+        return f"**[{escape_inline(title)}]({escape_destination(href, angle=False)})**"
+    if title:
+        return f"**{escape_inline(title)}**"
+    return ""
+
+
+def card_body(c: Component) -> list[str]:
+    """A card's content; a self-closing card shows its ``description``."""
+    inner = c.inner()
+    if not any(line.strip() for line in inner) and c.attrs.get("description"):
+        return [c.indent + escape_inline(c.attrs["description"])]
+    return inner
