@@ -25,14 +25,22 @@ from .. import hookimpl
 from ..core.blocks import INLINE, KNOWN, Component
 from ..core.dialect import to_components
 from ..core.errors import Diagnostic, Severity
-from ..core.mdx import code_lines, fence_meta, fences, read_tag, strip_module_syntax
+from ..core.mdx import (
+    code_lines,
+    fence_meta,
+    fences,
+    html_tag,
+    read_tag,
+    strip_module_syntax,
+)
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext
     from ..core.model import Page, Section
 
 
-HAS_COMPONENT_RE = re.compile(r"(?m)^[ \t]*</?[A-Z]|<(?:Badge|Tooltip|Icon|Link|Kbd)\b")
+HAS_COMPONENT_RE = re.compile(r"(?m)^[ \t]*</?[A-Z]|<(?:Badge|Tooltip|Icon|Link|Kbd)\b|"
+                              r"<[a-z][^>]*\s(?:[\w-]+=\{|className=)")
 HAS_MDX_RE = re.compile(r"(?m)^(?:import|export)\s|\{\s*/\*|^[ \t]*<div\b")
 #: Deeper nesting than this is reported and left as text (it also bounds the recursion).
 MAX_DEPTH = 32
@@ -309,7 +317,16 @@ def _inline_components(lines: list[str], code: set[int]) -> bool:
             k = masked.find("<", k)
             if k < 0:
                 break
-            tag = read_tag(line, k) if masked[k + 1:k + 2].isupper() else None
+            tag = read_tag(line, k) if masked[k + 1:k + 2].isalpha() else None
+            if tag is not None and not tag.closing and tag.name[:1].islower():
+                if tag.expressions or "className" in tag.attrs:
+                    # JSX attributes on an HTML tag: written as HTML, so engines and the
+                    # link rules read it (<img src="/x.png" style={{ width: 200 }} />)
+                    out.append(line[pos:k])
+                    out.append(html_tag(tag))
+                    pos = tag.end
+                k = tag.end
+                continue
             if tag is None or tag.closing or tag.name not in INLINE:
                 k += 1
                 continue

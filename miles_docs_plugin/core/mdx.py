@@ -95,6 +95,8 @@ class Tag:
     self_closing: bool
     attrs: dict[str, str] = field(default_factory=dict)
     end: int = 0  #: offset just after ``>`` in the text that was read
+    #: attributes written as JavaScript expressions (``{…}``) that are not string literals
+    expressions: set[str] = field(default_factory=set)
 
 
 def _skip_braces(text: str, pos: int) -> int:
@@ -192,6 +194,8 @@ def read_tag(text: str, pos: int) -> Tag | None:
                 if end < 0:
                     return None
                 tag.attrs[key] = expression_value(text[j:end])
+                if not re.fullmatch(r"""\{\s*(["'`]).*\1\s*\}""", text[j:end], re.S):
+                    tag.expressions.add(key)
                 i = end
             else:
                 vm = re.compile(r"[^\s>]+").match(text, j)
@@ -298,3 +302,40 @@ def fence_meta(info: str) -> FenceMeta:
     if "{" in lang:  # ```{directive} is MyST's own syntax: leave it alone
         return FenceMeta(info, "", {})
     return FenceMeta(lang, title.strip(), options)
+
+
+#: CSS properties whose numbers have no unit (React adds ``px`` to the others).
+UNITLESS = {"opacity", "z-index", "font-weight", "line-height", "flex", "flex-grow",
+            "flex-shrink", "order", "zoom"}
+
+
+def style_object(expr: str) -> str | None:
+    """A JSX style object (``{ width: 200, maxWidth: "50%" }``) as CSS, or None."""
+    inner = expr.strip()
+    if not (inner.startswith("{") and inner.endswith("}")):
+        return None
+    out = []
+    for m in re.finditer(r"""([A-Za-z-]+)\s*:\s*("[^"]*"|'[^']*'|-?[\d.]+|[\w#%.-]+)""",
+                         inner[1:-1]):
+        prop = re.sub(r"[A-Z]", lambda c: "-" + c.group(0).lower(), m.group(1))
+        value = m.group(2).strip("\"'")
+        if re.fullmatch(r"-?[\d.]+", value) and prop not in UNITLESS and value != "0":
+            value += "px"
+        out.append(f"{prop}: {value}")
+    return "; ".join(out) if out else None
+
+
+def html_tag(tag: Tag) -> str:
+    """An HTML tag written back from a JSX one: ``className`` is ``class``, a style object is
+    CSS, string expressions are strings; other expressions (``href={url}``, values only the
+    page's JavaScript knows) are left out."""
+    parts = [tag.name]
+    for key, value in tag.attrs.items():
+        name = {"className": "class", "htmlFor": "for"}.get(key, key)
+        if key in tag.expressions:
+            css = style_object(value) if key == "style" else None
+            if css is None:
+                continue
+            value = css
+        parts.append(f'{name}="{html.escape(value, quote=True)}"')
+    return "<" + " ".join(parts) + (" />" if tag.self_closing else ">")
