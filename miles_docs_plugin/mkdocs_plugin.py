@@ -15,6 +15,7 @@ Events (MkDocs 1.6):
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,6 +40,7 @@ from .core.blocks import (
     card_head,
     code_group_parts,
     escape_inline,
+    framed_image,
 )
 from .core.config import CONFIG_FILE, TOP_FIELDS, Config, load_config, parse_config
 from .core.context import Engine
@@ -149,6 +151,13 @@ class MkDocsEngine(Engine):
         if c.name == "Step":
             head = f"{ind}{c.index}. **{escape_inline(c.title or f'Step {c.index}')}**"
             return c.wrap([head], c.indented("    "), [""])
+        image = framed_image(c) if c.name == "Frame" else None
+        if image and "md_in_html" in self.features:
+            caption = html.escape(" ".join(c.attrs["caption"].split()))
+            body = [line.strip() for line in c.inner() if line.strip()]
+            return c.wrap([f'{ind}<figure markdown="span">'],
+                          [f"{ind}  {body[0]}", f"{ind}  <figcaption>{caption}</figcaption>"],
+                          [f"{ind}</figure>"])
         if "md_in_html" in self.features:
             # Material's grid cards: a list of cards in <div class="grid cards" markdown>
             if c.name in GROUPS:

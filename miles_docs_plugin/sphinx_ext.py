@@ -58,6 +58,7 @@ from .core.blocks import (
     code_group_parts,
     escape_inline,
     fence_length,
+    framed_image,
 )
 from .core.config import CONFIG_FILE, Config, load_config, parse_config
 from .core.context import Engine
@@ -188,6 +189,12 @@ class SphinxEngine(Engine):
         if c.name == "Step":
             head = f"{ind}{c.index}. **{escape_inline(title or f'Step {c.index}')}**"
             return c.wrap([head], c.indented("   "), [""])
+        image = framed_image(c) if c.name == "Frame" else None
+        if image:
+            alt, src = image
+            caption = " ".join(c.attrs["caption"].split())
+            lines = [f"{fence}{{figure}} {src}"] + ([f"{ind}:alt: {alt}"] if alt else [])
+            return c.wrap(lines, ["", f"{ind}{escape_inline(caption)}"], [fence])
         if design and c.name in GROUPS:
             cols = c.attrs.get("cols", "2")
             cols = cols if cols.isdigit() and 0 < int(cols) <= 12 else "2"

@@ -467,10 +467,15 @@ def component_id(block: Block) -> str | None:
         field_name = next((block.attrs[k] for k in ("path", "query", "body", "header", "name")
                            if block.attrs.get(k)), "")
         return f"param-{field_name}" if field_name else None
-    if block.name == "Update" and block.attrs.get("label"):
-        from ..core.anchors import mintlify_slug
+    from ..core.anchors import mintlify_slug
 
-        return mintlify_slug(block.attrs["label"])
+    if block.name == "Update" and block.attrs.get("label"):
+        return block.attrs.get("id") or mintlify_slug(block.attrs["label"])
+    if block.name in ("Accordion", "Expandable") and block.attrs.get("title"):
+        # opening one puts its title's slug in the address, which links then use
+        return block.attrs.get("id") or mintlify_slug(block.attrs["title"])
+    if block.name == "Tab":
+        return None  # tabs must follow one another: an anchor between them splits the set
     return block.attrs.get("id") or None
 
 

@@ -173,6 +173,16 @@ def fallback(c: Component) -> list[str]:
     return c.wrap([f"{ind}{head}" if head else ""], card_body(c), [""])
 
 
+IMAGE_LINE_RE = re.compile(r"^\s*!\[(?P<alt>[^\]]*)\]\((?P<src><[^>]*>|[^\s)]+)\)\s*$")
+
+
+def framed_image(c: Component) -> tuple[str, str] | None:
+    """(alt, src) when a ``<Frame caption>`` holds exactly one Markdown image."""
+    lines = [line for line in c.inner() if line.strip()]
+    m = IMAGE_LINE_RE.match(lines[0]) if len(lines) == 1 and c.attrs.get("caption") else None
+    return (m.group("alt"), m.group("src").strip("<>")) if m else None
+
+
 def card_head(c: Component) -> str:
     """A card's (or tile's, step's…) title line: bold, a link when it has ``href``."""
     from .markdown import escape_destination
