@@ -28,13 +28,17 @@ MINT = ROOT / ".mint" / "node_modules" / ".bin" / "mint"
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
-def mint_broken_links(docs: Path) -> Counter[tuple[str, str]]:
+def start_mint(docs: Path) -> subprocess.Popen[str]:
     if not MINT.exists():
         pytest.fail(f"{MINT} is missing: run `bash tests/setup_mint.sh` (tests/run.sh does)")
-    run = subprocess.run([str(MINT), "broken-links", "--no-telemetry"], cwd=docs,
-                         capture_output=True, text=True, timeout=600, check=False,
-                         env={**os.environ, "CI": "1"})
-    out = ANSI.sub("", run.stdout + run.stderr)
+    return subprocess.Popen([str(MINT), "broken-links", "--no-telemetry"], cwd=docs,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "CI": "1"})
+
+
+def mint_broken_links(proc: subprocess.Popen[str]) -> Counter[tuple[str, str]]:
+    out, _ = proc.communicate(timeout=600)
+    out = ANSI.sub("", out)
     found: Counter[tuple[str, str]] = Counter()
     page = None
     for line in out.splitlines():
@@ -81,9 +85,10 @@ def test_dead_links_match_mint(tree: str, tmp_path: Path) -> None:
     subprocess.run(["bash", str(CORPUS / "make_mintlify.sh"), tree, str(repo)],
                    capture_output=True, text=True, check=True)
     docs = repo / "docs"
-    mint = mint_broken_links(docs)
-    theirs = Counter({k: n for k, n in mint.items() if not redirect_caught(docs, *k)})
+    proc = start_mint(docs)  # runs while miles-docs checks the same tree
     mine = ours(repo, tmp_path)
+    mint = mint_broken_links(proc)
+    theirs = Counter({k: n for k, n in mint.items() if not redirect_caught(docs, *k)})
     common = sum((theirs & mine).values())
     precision = common / sum(mine.values()) if mine else 1.0
     recall = common / sum(theirs.values()) if theirs else 1.0
