@@ -18,6 +18,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
+from ..core.blocks import escape_inline
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext
@@ -131,11 +132,11 @@ def _type(spec: dict[str, Any], schema: Any) -> str:
 
 def _field(anchor: str, name: str, type_: str, where: str, required: bool, default: Any,
            description: str) -> list[str]:
-    head = [f"**`{name}`**" if "`" not in name else f"**{name}**"]
+    head = [f"**`{name}`**" if "`" not in name else f"**{escape_inline(name)}**"]
     if type_:
-        head.append(f"*{type_}*")
+        head.append(f"*{escape_inline(type_)}*")
     if where:
-        head.append(where)
+        head.append(escape_inline(where))
     if required:
         head.append("required")
     if default is not None and not isinstance(default, (dict, list)):
@@ -144,6 +145,13 @@ def _field(anchor: str, name: str, type_: str, where: str, required: bool, defau
     if description:
         out += ["", description]
     return [*out, ""]
+
+
+def _code(text: str) -> str:
+    """``text`` as a code span, whatever backticks it holds."""
+    ticks = "`" * (max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
 def _slug(text: str) -> str:
@@ -159,7 +167,7 @@ def endpoint_markdown(spec: dict[str, Any], method: str, path: str) -> list[str]
     if not isinstance(item, dict) or not isinstance(item.get(method), dict):
         return None
     op = item[method]
-    out = [f"**{method.upper()}** `{path}`", ""]
+    out = [f"**{method.upper()}** {_code(path)}", ""]
     if op.get("summary"):
         out += [_one_line(op["summary"]), ""]
     if op.get("description"):
@@ -180,7 +188,7 @@ def endpoint_markdown(spec: dict[str, Any], method: str, path: str) -> list[str]
     if isinstance(body, dict) and isinstance(body.get("content"), dict) and body["content"]:
         media, content = next(iter(body["content"].items()))
         schema = _ref(spec, content.get("schema", {})) if isinstance(content, dict) else {}
-        out += ["## Request body", "", f"`{media}`", ""]
+        out += ["## Request body", "", _code(str(media)), ""]
         if isinstance(schema, dict):
             required = set(schema.get("required", []))
             for name, prop in (schema.get("properties") or {}).items():
@@ -196,7 +204,7 @@ def endpoint_markdown(spec: dict[str, Any], method: str, path: str) -> list[str]
         for code, response in responses.items():
             response = _ref(spec, response)
             text = _one_line(response.get("description")) if isinstance(response, dict) else ""
-            out.append(f"- **{code}**" + (f": {text}" if text else ""))
+            out.append(f"- **{escape_inline(str(code))}**" + (f": {text}" if text else ""))
         out.append("")
     return out
 
@@ -229,7 +237,7 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
         site = section.source.site_url
         stem = posixpath.splitext(page.path)[0]
         link = f" See [the upstream reference](<{site.rstrip('/')}/{stem}>)." if site else ""
-        lines = [f"**{method.upper()}** `{path}`", "",
+        lines = [f"**{method.upper()}** {_code(path)}", "",
                  "*The OpenAPI specification of this endpoint is not in the pinned "
                  f"repository.*{link}", ""]
     body = page.content[page.body_start:]
