@@ -146,6 +146,20 @@ class SphinxEngine(Engine):
 
         return make
 
+    checks_languages = True  # "Pygments lexer name 'mdx' is not known" under -W fails a build
+
+    def known_language(self, lang: str) -> bool:
+        from pygments.lexers import find_lexer_class_by_name
+        from pygments.util import ClassNotFound
+
+        if lang in ("text", "none", "default", "mermaid"):
+            return True
+        try:
+            find_lexer_class_by_name(lang)
+        except ClassNotFound:
+            return False
+        return True
+
     def code_fence(self, indent: str, marker: str, meta: FenceMeta) -> list[str]:
         if meta.title:
             # MyST reads a directive's options from lines starting with ":" (a caption)

@@ -42,6 +42,7 @@ def golden_sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Host]:
         assert run.returncode == 0, run.output
         # every link to a heading, a raw HTML id or a component id resolves in the engine
         assert "xref_missing" not in run.output and "not found in" not in run.output, run.output
+        assert "highlighting_failure" not in run.output, run.output  # ```mdx in Sphinx
         sites[engine] = host
     return sites
 

@@ -617,7 +617,8 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     (the built-in links plugin runs ``tryfirst``)."""
     meta: list[Block] | None = page.extra.pop("components", None)
     body = page.content[page.body_start:]
-    has_meta = FENCE_META_RE.search(body) is not None
+    has_meta = FENCE_META_RE.search(body) is not None or (
+        ctx.engine.checks_languages and ("```" in body or "~~~" in body))
     if not meta and not has_meta:
         return
     newline = "\r\n" if "\r\n" in body else "\n"
@@ -636,10 +637,15 @@ def write_fences(lines: list[str], ctx: BuildContext) -> None:
     Python-Markdown reads no fence at all from such a line, and MyST shows no title."""
     for fence in reversed(fences(lines, directives=False)):
         info = fence.info
-        if len(info.split()) < 2 or info.startswith("{") or fence.indent.strip():
+        if not info or info.startswith("{") or fence.indent.strip():
             continue
         meta = fence_meta(info)
         if not meta.lang:
+            continue
+        known = ctx.engine.known_language(meta.lang)
+        if not known:
+            meta.lang = "text"  # a language the highlighter does not know (mdx): plain code
+        elif len(info.split()) < 2:
             continue
         first = fence.start + 1
         if meta.title and first < len(lines) and lines[first].lstrip().startswith((":", "---")):

@@ -99,6 +99,13 @@ class Engine:
         """The info string a fenced code block should carry (e.g. for ``mermaid``)."""
         return info
 
+    #: The engine warns about code languages its highlighter does not know (Sphinx does).
+    checks_languages = False
+
+    def known_language(self, lang: str) -> bool:
+        """Can the engine's highlighter read code in ``lang``? (Unknown ones become text.)"""
+        return True
+
     def code_fence(self, indent: str, marker: str, meta: FenceMeta) -> list[str]:
         """The opening line(s) of a fenced code block whose info string carried Mintlify meta
         (a title, ``theme={null}``, ``wrap``…). The default keeps the language only."""
