@@ -59,8 +59,10 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
 
     The built-in components plugin turns the tags of Mintlify components into plain Markdown
     here (it writes the engine's constructs after the links are rewritten), so that links
-    inside them are seen and rewritten like any other. Keep the number of lines
-    unchanged where you can: diagnostics report upstream line numbers.
+    inside them are seen and rewritten like any other. Each component leaves an HTML comment
+    marker (``<!--mdp:N-->`` … ``<!--/mdp:N-->``) where its tags stood; it is found again by
+    those markers, so adding or removing lines does not disturb it (keep the markers). Keep
+    the number of lines unchanged where you can: diagnostics report upstream line numbers.
 
     .. versionadded:: 0.1
     """
