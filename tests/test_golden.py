@@ -123,6 +123,9 @@ def test_what_cannot_be_rendered_is_reported(golden_sites: dict[str, Host]) -> N
                for m in messages), messages
     assert any(m.startswith("docs/openapi-missing.mdx") and "GET /nowhere is not in the pinned"
                in m for m in messages), messages
+    # a snippet of three lines replaced line 11: the link on line 17 is still reported there
+    assert any(m.startswith("docs/module.mdx:17: no page or file matches the site-root link "
+                            "/nowhere-at-all") for m in messages), messages
     # the page that does use a field id resolves it: no anchor warning
     assert not any("openapi-page" in m for m in messages), messages
 

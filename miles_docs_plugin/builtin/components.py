@@ -654,13 +654,34 @@ def write_fences(lines: list[str], ctx: BuildContext) -> None:
                                                                    meta)
 
 
+def _upstream_lines(section: Section) -> None:
+    from dataclasses import replace
+
+    from .snippets import upstream_line
+
+    spans = {section.repo_path(path): page.extra["snippet_lines"]
+             for path, page in section.pages.items() if page.extra.get("snippet_lines")}
+    if not spans:
+        return
+    section.diagnostics[:] = [
+        replace(d, line=upstream_line(spans[d.path], d.line))
+        if d.line is not None and d.path in spans else d for d in section.diagnostics]
+
+
 @hookimpl
 def mdp_collect_diagnostics(section: Section, ctx: BuildContext) -> list[Diagnostic] | None:
-    """Unknown components, once per name with the number of uses and the first place."""
+    """Unknown components, once per name with the number of uses and the first place.
+
+    Diagnostics of pages with inlined snippets are moved back to upstream lines first."""
+    _upstream_lines(section)
     totals: dict[str, tuple[str, int, int]] = {}
+    from .snippets import upstream_line
+
     for path in sorted(section.pages):
+        spans = section.pages[path].extra.get("snippet_lines") or []
         for name, (line, count) in section.pages[path].extra.get(
                 "unknown_components", {}).items():
+            line = upstream_line(spans, line)
             first = totals.get(name)
             totals[name] = (first[0], first[1], first[2] + count) if first else (path, line,
                                                                                  count)

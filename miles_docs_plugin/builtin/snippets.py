@@ -91,7 +91,8 @@ def _expand(section: Section, rel: str, props: dict[str, str], depth: int,
 
 
 def _inline(lines: list[str], code: set[int], imports: dict[str, str], section: Section,
-            from_path: str, depth: int, problems: list[str]) -> bool:
+            from_path: str, depth: int, problems: list[str],
+            inserted: list[tuple[int, int]] | None = None) -> bool:
     changed = False
     i = len(lines) - 1
     while i >= 0:  # bottom-up: inserted lines do not move the ones still to visit
@@ -124,7 +125,10 @@ def _inline(lines: list[str], code: set[int], imports: dict[str, str], section: 
                             "not in the pinned tree; it is left out")
             lines[i] = ""
         else:
-            lines[i:i + 1] = [indent + x if x.strip() else "" for x in expanded] or [""]
+            new = [indent + x if x.strip() else "" for x in expanded] or [""]
+            lines[i:i + 1] = new
+            if inserted is not None:
+                inserted.append((i, len(new)))
         changed = True
         i -= 1
     return changed
@@ -134,7 +138,30 @@ def inline_snippets(lines: list[str], code: set[int], imports: dict[str, str], p
                     section: Section, ctx: BuildContext) -> bool:
     """Replace every snippet use in ``lines`` (a page body) by the snippet's text."""
     problems: list[str] = []
-    changed = _inline(lines, code, imports, section, page.path, 0, problems)
+    inserted: list[tuple[int, int]] = []
+    changed = _inline(lines, code, imports, section, page.path, 0, problems, inserted)
+    if any(n != 1 for _, n in inserted):
+        # where the snippets' lines are, in the lines diagnostics report (see upstream_line)
+        base = page.body_line - page.line_delta + 1
+        spans = []
+        shift = 0
+        for i, n in sorted(inserted):
+            spans.append((base + i + shift, n))
+            shift += n - 1
+        page.extra["snippet_lines"] = spans
     for message in problems:
         ctx.report(section, page.path, None, "snippet", message)
     return changed
+
+
+def upstream_line(spans: list[tuple[int, int]], line: int) -> int:
+    """The upstream line of a line of the prepared page, given where snippets were inlined
+    (``(first line, number of lines)`` each): inside a snippet, the line of its tag."""
+    shift = 0
+    for start, count in spans:
+        if line < start:
+            break
+        if line < start + count:
+            return start - shift
+        shift += count - 1
+    return line - shift
