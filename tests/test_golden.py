@@ -32,7 +32,10 @@ def golden_sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Host]:
     shutil.copytree(GOLDEN, up / "docs", ignore=shutil.ignore_patterns("*.html"))
     git(up, "init", "-q", "-b", "main")
     git(up, "add", "-A")
-    git(up, "commit", "-q", "-m", "golden")
+    # a fixed date: the commit id (in permalinks of the golden HTML) is the same every run
+    date = "2026-01-01T00:00:00+00:00"
+    git(up, "commit", "-q", "-m", "golden",
+        env={"GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date})
     commit = git(up, "rev-parse", "HEAD")
     sites = {}
     for engine in ENGINES:
