@@ -103,6 +103,7 @@ def mintlify_slug(text: str) -> str:
 
 class MintlifyEngine(Engine):
     name = "mintlify"
+    reads_mdx = True
     raw_html_ids = True
     heading_attrs = False
 

@@ -264,7 +264,12 @@ def normalize_indent(lines: list[str], blocks: list[Block]) -> None:
         normalize_indent(lines, block.children)
 
 
-def neutralize(lines: list[str], blocks: list[Block], found: list[Block]) -> None:
+#: The opening line of a component with ``href`` after :func:`neutralize` without markers.
+LINK_LINE_RE = re.compile(r"^[ \t]*\[(?P<text>.*)\]\((?P<href>.*)\)[ \t]*$")
+
+
+def neutralize(lines: list[str], blocks: list[Block], found: list[Block], *,
+               markers: bool = True) -> None:
     """Turn the tag lines of components into plain Markdown, in place, line for line.
 
     The content between the tags becomes ordinary Markdown that the link scanner reads (with
@@ -274,6 +279,19 @@ def neutralize(lines: list[str], blocks: list[Block], found: list[Block]) -> Non
     line stays there; a component with ``href`` gets a Markdown link there, so the link rules
     rewrite it like any other.
     """
+    if not markers:  # for an engine that puts the tags back itself (reads_mdx)
+        for block in blocks:
+            found.append(block)
+            neutralize(lines, block.children, [], markers=False)
+            href = block.attrs.get("href")
+            if href and block.name[:1].isupper():
+                text = block.attrs.get("title") or href
+                lines[block.start] = f"{block.indent}[{text.replace(']', '')}](<{href}>)"
+            else:
+                lines[block.start] = block.indent + block.inline if block.inline else ""
+            if block.end > block.open_end:
+                lines[block.end] = ""
+        return
     for block in blocks:
         block.number = len(found)
         found.append(block)
@@ -505,8 +523,10 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
     needs_title = bool(page.title) and "title" in page.meta
     strip_ids = not ctx.engine.heading_attrs and "{#" in body
     features = ctx.engine.features
-    dialect = DIALECT_RE.search(body) is not None and (
+    native = ctx.engine.reads_mdx  # Mintlify: only what the link rules need
+    dialect = DIALECT_RE.search(body) is not None and not native and (
         "admonition" not in features or "mkdocstrings" not in features)
+    mdx_syntax = mdx_syntax and not native
     if not (has_components or has_mermaid or needs_title or strip_ids or mdx_syntax or dialect):
         return
     mdx = has_components or mdx_syntax or page.path.endswith(".mdx") or (
@@ -552,7 +572,7 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
         has_h1 = any(re.match(r"^[ \t]*#(?:[ \t]|$)", line) for i, line in enumerate(lines)
                      if i not in code)
         last = found_fences[-1] if found_fences else None
-        if last is not None and not last.closed:
+        if last is not None and not last.closed and not native:
             # CommonMark (and MDX) close a fence at the end of the page; Python-Markdown would
             # show the fence markers as text
             lines.append(last.indent + last.marker)
@@ -585,10 +605,10 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
             ctx.report(section, page.path, line + 1 + page.body_line, "component", message)
         if blocks:
             normalize_indent(lines, blocks)
-            neutralize(lines, blocks, found)
+            neutralize(lines, blocks, found, markers=not native)
             _report_unknown(page, found, page.body_line)
             changed = True
-        if _inline_components(lines, code):
+        if not native and _inline_components(lines, code):
             changed = True
 
     if needs_title and not has_h1 and page.title:
@@ -616,6 +636,8 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     """Write the components in the engine's syntax, once the links inside them are rewritten
     (the built-in links plugin runs ``tryfirst``)."""
     meta: list[Block] | None = page.extra.pop("components", None)
+    if ctx.engine.reads_mdx:
+        return  # the engine writes its own components and fences
     body = page.content[page.body_start:]
     has_meta = FENCE_META_RE.search(body) is not None or (
         ctx.engine.checks_languages and ("```" in body or "~~~" in body))

@@ -212,8 +212,8 @@ def endpoint_markdown(spec: dict[str, Any], method: str, path: str) -> list[str]
 @hookimpl
 def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
     value = page.meta.get("openapi")
-    if not isinstance(value, str):
-        return
+    if not isinstance(value, str) or ctx.engine.reads_mdx:
+        return  # Mintlify builds the page from the spec itself
     m = OPENAPI_RE.match(value)
     section = ctx.sections[page.source]
     line = page.body_line if page.body_line else None

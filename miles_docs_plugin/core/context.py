@@ -99,6 +99,10 @@ class Engine:
         """The info string a fenced code block should carry (e.g. for ``mermaid``)."""
         return info
 
+    #: The engine reads MDX itself (Mintlify): pages keep their module syntax, snippets,
+    #: OpenAPI front matter and tags; components are only neutralised for the link rules,
+    #: line for line and without markers, and put back by the engine.
+    reads_mdx = False
     #: The engine warns about code languages its highlighter does not know (Sphinx does).
     checks_languages = False
 
