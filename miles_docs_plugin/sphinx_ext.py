@@ -43,6 +43,7 @@ try:
     from sphinx import addnodes
     from sphinx.application import Sphinx
     from sphinx.config import Config as SphinxConfig
+    from sphinx.errors import ConfigError as SphinxConfigError
     from sphinx.errors import ExtensionError
     from sphinx.util import logging
 except ModuleNotFoundError:  # Sphinx is an extra: say which one
@@ -57,7 +58,7 @@ from .core.anchors import PageSlugger
 from .core.blocks import CALLOUTS, Component, code_group_parts, escape_inline, fence_length
 from .core.config import CONFIG_FILE, Config, load_config, parse_config
 from .core.context import Engine
-from .core.errors import MilesDocsError, Severity
+from .core.errors import ConfigError, LockError, MilesDocsError, Severity
 from .core.model import NavGroup, NavItem, NavLink, NavPage, Section
 from .core.mounts import collision_error, mount_collisions
 from .core.pipeline import BuildResult, build
@@ -416,8 +417,8 @@ def on_config_inited(app: Sphinx, config: SphinxConfig) -> None:
             core = parse_config(data, base_dir=base, config_file=None)
         else:
             core = load_config(base / config.miles_docs_config)
-    except MilesDocsError as exc:
-        raise ExtensionError(f"[miles-docs] {exc}") from None
+    except MilesDocsError as exc:  # Sphinx's own one-line "Configuration error:"
+        raise SphinxConfigError(f"[miles-docs] {exc}") from None
     app._miles_docs_config = core  # type: ignore[attr-defined]
     schemes = config.myst_url_schemes
     if isinstance(schemes, dict):
@@ -449,6 +450,8 @@ def on_builder_inited(app: Sphinx) -> None:
     engine = SphinxEngine(app, host_pages)
     try:
         result = build(core, engine, progress=lambda m: logger.info("[miles-docs] %s", m))
+    except (ConfigError, LockError) as exc:  # the config or the lock: what the user fixes
+        raise SphinxConfigError(f"[miles-docs] {exc}") from None
     except MilesDocsError as exc:
         raise ExtensionError(f"[miles-docs] {exc}") from None
     state = State()

@@ -100,7 +100,7 @@ def test_config_errors_are_extension_errors(corpus_repo: Path, tmp_path: Path,
                             "    mount_point: x\n")
     result = host.build()
     assert result.returncode != 0
-    assert "Extension error" in result.output
+    assert "Configuration error" in result.output  # Sphinx's own kind of error
     assert "unknown key 'mount_point'" in result.output and "did you mean 'mount'" in result.output
 
 
@@ -181,4 +181,7 @@ def test_sample_sphinx_site_builds_offline(tmp_path: Path, cache_dir: Path) -> N
     assert "installation.html#requirements" in quick
     assert "concepts.html#lora-ipc-weight-sync" in quick
     assert "miles-docs-banner" in quick
+    # a favicon, so browsers do not ask for /favicon.ico and log a 404
+    assert 'icon" href="../../_static/favicon.svg"' in quick
+    assert (out / "_static" / "favicon.svg").is_file()
     assert git(repo, "status", "--porcelain") == ""
