@@ -81,11 +81,23 @@ def test_wheel_and_sdist_install_one_engine_at_a_time_and_build_the_sample(
     serve = run([str(venv / "bin" / "miles-docs"), "serve", "sphinx"], cwd=sample)
     assert serve.returncode == 2 and "miles-docs-plugin[sphinx]" in serve.stderr
 
+    # Sphinx without myst-parser (not what [sphinx] installs): the extension says what to do
+    install("sphinx", "furo")
+    sphinx_build = [str(venv / "bin" / "sphinx-build"), "-W", "--keep-going", "-q", "-b", "html",
+                    "sphinx", "sphinx/_build/html"]
+    only = tmp_path / "only"  # a conf.py that lists this extension alone
+    only.mkdir()
+    (only / "conf.py").write_text('extensions = ["miles_docs_plugin.sphinx_ext"]\n')
+    (only / "index.rst").write_text("Home\n====\n")
+    no_myst = run([*sphinx_build[:-2], str(only), str(only / "_build")], cwd=only, env=env)
+    assert no_myst.returncode == 2
+    assert "needs myst-parser, which is not installed: pip install 'miles-docs-plugin[sphinx]'" \
+        in no_myst.output, no_myst.output
+
     # [sphinx]: no MkDocs comes with it; the sample Sphinx site builds from the wheel
-    install(f"{wheel}[sphinx]", "furo")
+    install(f"{wheel}[sphinx]")
     assert has("sphinx") and has("myst_parser") and not has("mkdocs")
-    _ok(run([str(venv / "bin" / "sphinx-build"), "-W", "--keep-going", "-q", "-b", "html",
-             "sphinx", "sphinx/_build/html"], cwd=sample, env=env))
+    _ok(run(sphinx_build, cwd=sample, env=env))
     css = sample / "sphinx" / "_build" / "html" / "_static" / "miles-docs.css"
     assert css.is_file()  # the static file came from the installed wheel
     installed = run([str(python), "-c", "import miles_docs_plugin; print(miles_docs_plugin"
