@@ -57,8 +57,9 @@ TEST_DEPS = ["pytest", "hypothesis", "mkdocs-material", "furo", "pydata-sphinx-t
 REPORTED = ["mkdocs", "mkdocs-material", "sphinx", "myst-parser", "docutils", "markdown-it-py"]
 
 #: (MkDocs, Material, markdown-it-py): every pairing of the oldest and the newest.
-MKDOCS_MATRIX = [(m, t, d) for m in ("1.6.0", "latest") for t in ("9.5.0", "latest")
-                 for d in ("3", "4")]
+MKDOCS_MATRIX = [("1.6.0", "9.5.0", "3"), ("1.6.0", "9.5.0", "4"), ("1.6.0", "latest", "3"),
+                 ("1.6.0", "latest", "4"), ("latest", "9.5.0", "3"), ("latest", "9.5.0", "4"),
+                 ("latest", "latest", "3"), ("latest", "latest", "4")]
 #: (Sphinx, myst-parser): every pair the two packages' metadata allows; docutils and
 #: markdown-it-py are what each pair resolves to (docutils as Sphinx pins it).
 SPHINX_MATRIX = [("7.2", "3"), ("7.2", "4"), ("7.4", "3"), ("7.4", "4"), ("8", "4"), ("8", "5"),
