@@ -47,13 +47,13 @@ OLDEST = {
 MKDOCS_TESTS = ["tests/test_mkdocs_corpus.py", "tests/test_parity.py", "tests/test_sample_site.py",
                 "tests/test_links.py", "tests/test_markdown.py", "tests/test_serve.py"]
 SPHINX_TESTS = ["tests/test_sphinx.py", "tests/test_parity.py", "tests/test_sample_site.py",
-                "tests/test_serve.py", "tests/test_conventions.py"]
+                "tests/test_serve.py", "tests/test_conventions.py", "tests/test_untrusted.py"]
 #: The reduced set of the oldest session (tests/run.sh): one build of each kind per engine.
 OLDEST_TESTS = ["tests/test_sphinx.py", "tests/test_parity.py", "tests/test_sample_site.py",
                 "tests/test_mkdocs_corpus.py", "tests/test_conventions.py"]
 #: What the engine tests import besides the package (the tools of the other tests are left out).
 TEST_DEPS = ["pytest", "hypothesis", "mkdocs-material", "furo", "pydata-sphinx-theme",
-             "sphinx-book-theme", "sphinx-design", "sphinx-autobuild"]
+             "sphinx-book-theme", "sphinx-design", "sphinx-autobuild", "mkdocs-macros-plugin"]
 REPORTED = ["mkdocs", "mkdocs-material", "sphinx", "myst-parser", "docutils", "markdown-it-py"]
 
 #: (MkDocs, Material, markdown-it-py): every pairing of the oldest and the newest.

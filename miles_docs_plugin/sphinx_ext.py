@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 try:
+    import myst_parser  # noqa: F401  (the sandbox and the slugs need it)
     from docutils import nodes
     from sphinx import addnodes
     from sphinx.application import Sphinx
@@ -661,11 +662,6 @@ def on_builder_inited_static(app: Sphinx) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    from .engines import missing_modules
-
-    if missing_modules("sphinx"):  # Sphinx and docutils are there: myst-parser is not
-        raise ExtensionError("[miles-docs] the Sphinx extension needs myst-parser, which is not "
-                             "installed: pip install 'miles-docs-plugin[sphinx]'")
     app.setup_extension("myst_parser")
     # MyST with the sandbox for pages of untrusted sources (see sphinx_sandbox)
     app.add_source_parser(SandboxedMystParser, override=True)

@@ -91,7 +91,7 @@ def test_wheel_and_sdist_install_one_engine_at_a_time_and_build_the_sample(
     (only / "index.rst").write_text("Home\n====\n")
     no_myst = run([*sphinx_build[:-2], str(only), str(only / "_build")], cwd=only, env=env)
     assert no_myst.returncode == 2
-    assert "needs myst-parser, which is not installed: pip install 'miles-docs-plugin[sphinx]'" \
+    assert "needs myst_parser, which is not installed: pip install 'miles-docs-plugin[sphinx]'" \
         in no_myst.output, no_myst.output
 
     # [sphinx]: no MkDocs comes with it; the sample Sphinx site builds from the wheel
