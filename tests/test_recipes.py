@@ -132,3 +132,14 @@ def test_update_workflow_writes_the_pull_request_body(tmp_path: Path, cache_dir:
     assert "| `new-page.md` | added | +3 |" in body
     assert "nowhere.md matches no page" in body  # the new warning
     assert git(work, "rev-parse", "HEAD") in (sample / "mkdocs" / "miles-docs.lock").read_text()
+
+
+def test_readthedocs_commands_run_on_a_sphinx_host(tmp_path: Path, cache_dir: Path) -> None:
+    config = yaml.safe_load((RECIPES / "readthedocs.yaml").read_text())
+    sample = copy_sample(tmp_path)
+    (sample / "sphinx").rename(sample / "docs")  # the layout the example expects
+    assert (sample / config["sphinx"]["configuration"]).is_file()
+    commands = [c for job in config["build"]["jobs"].values() for c in job]
+    assert any("miles-docs check" in c for c in commands)
+    for command in commands:
+        _run_step({"name": command, "run": command}, sample, {"MILES_DOCS_CACHE": str(cache_dir)})
