@@ -1,6 +1,6 @@
 """The compatibility matrix: the oldest engine versions ``pyproject.toml`` declares, and the newest.
 
-    .venv/bin/nox -f .ci/noxfile.py                # every combination (about 15 minutes)
+    .venv/bin/nox -f .ci/noxfile.py                # every combination (about 45 minutes)
     .venv/bin/nox -f .ci/noxfile.py -s oldest      # the lower bounds (tests/run.sh runs it)
     .venv/bin/nox -f .ci/noxfile.py --list         # the sessions
 
