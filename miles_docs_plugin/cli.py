@@ -108,7 +108,8 @@ def cmd_lock(args: argparse.Namespace, out: Out) -> int:
 def cmd_update(args: argparse.Namespace, out: Out) -> int:
     config = _config(args)
     lock = load_lock(config.lock_file, missing_ok=True)
-    markdown, moves = out, []
+    markdown = out
+    moves: list[tuple[SourceConfig, str | None, str, str]] = []  # for --format markdown
     if args.format == "markdown":  # the Markdown block alone on stdout, the report on stderr
         out = Out(out.err, out.err)
     progress = _progress(out)
