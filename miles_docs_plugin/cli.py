@@ -108,6 +108,10 @@ def cmd_lock(args: argparse.Namespace, out: Out) -> int:
 def cmd_update(args: argparse.Namespace, out: Out) -> int:
     config = _config(args)
     lock = load_lock(config.lock_file, missing_ok=True)
+    markdown = out
+    moves: list[tuple[SourceConfig, str | None, str, str]] = []  # for --format markdown
+    if args.format == "markdown":  # the Markdown block alone on stdout, the report on stderr
+        out = Out(out.err, out.err)
     progress = _progress(out)
     for source in _select(config, args.names):
         ref = args.ref or source.ref
@@ -130,10 +134,13 @@ def cmd_update(args: argparse.Namespace, out: Out) -> int:
                     f"(was {old_entry.ref or 'not recorded'})")
         elif old_entry is None:
             new_section = fetch_pin(config, source, new, progress=progress)
+            moves.append((source, None, new, ref))
             out.say(f"{source.name}: new pin {_short(new)} ({ref}), "
                     f"{len(new_section.pages)} pages")
         elif old_entry.commit != new:
             new_section = fetch_pin(config, source, new, progress=progress)
+            # a changed repo: the old pin is not in it, so the review treats this as a first pin
+            moves.append((source, None if repo_changed else old_entry.commit, new, ref))
             out.say(f"{source.name}: {_short(old_entry.commit)} → {_short(new)} "
                     f"({source.display}, {ref})")
             try:
@@ -154,6 +161,11 @@ def cmd_update(args: argparse.Namespace, out: Out) -> int:
         set_entry(config.lock_file, LockEntry(source.name, source.repo, ref, new))
         out.say(f"  {config.lock_file.name}: {source.name} pinned at {new}"
                 + (f" ({source.repo})" if repo_changed else ""))
+    if args.format == "markdown":
+        from .core.review import format_markdown, review
+
+        engine = Engine(_host_pages(config)[0])
+        markdown.say(format_markdown([review(config, *move, engine=engine) for move in moves]))
     return EXIT_OK
 
 
@@ -528,6 +540,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("names", nargs="*", metavar="NAME", help="sources to update (default: all)")
     s.add_argument("--ref", help="branch, tag or commit to pin instead of the configured ref")
     s.add_argument("--dry-run", action="store_true", help="print the changelog, write nothing")
+    s.add_argument("--format", choices=("text", "markdown"), default="text",
+                   help="markdown: the changelog (pages, nav, new warnings) as a block for a "
+                   "pull request body, alone on stdout")
     s.set_defaults(func=cmd_update)
 
     s = sub.add_parser("status", parents=[common], help="pins, cache, drift, local overrides",

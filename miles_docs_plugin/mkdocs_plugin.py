@@ -20,14 +20,20 @@ from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mkdocs.config import config_options as opt
-from mkdocs.config.base import Config as MkConfig
-from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
-from mkdocs.structure.files import File, Files, file_sort_key
-from mkdocs.structure.pages import Page as MkPage
-from mkdocs.utils import nest_paths
+try:
+    from mkdocs.config import config_options as opt
+    from mkdocs.config.base import Config as MkConfig
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.exceptions import PluginError
+    from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+    from mkdocs.structure.files import File, Files, file_sort_key
+    from mkdocs.structure.pages import Page as MkPage
+    from mkdocs.utils import nest_paths
+except ModuleNotFoundError:  # MkDocs is an extra: say which one
+    from .engines import require
+
+    require("mkdocs", "the MkDocs plugin")
+    raise
 
 from . import __version__
 from .builtin.provenance import BANNER_CSS, insert_banner_html

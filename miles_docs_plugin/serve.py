@@ -129,6 +129,14 @@ def serve_sphinx(srcdir: Path, outdir: Path | None, *, host: str, port: int, out
         from .cli import UsageError
 
         raise UsageError(f"no conf.py in {srcdir} (pass the Sphinx source folder)")
+    from .engines import missing_modules
+
+    missing = missing_modules("sphinx")
+    if missing:
+        from .cli import UsageError
+
+        raise UsageError(f"`miles-docs serve` builds with Sphinx, and {', '.join(missing)} is "
+                         "not installed: pip install 'miles-docs-plugin[sphinx]'")
     outdir = (outdir or srcdir / "_build" / "html").resolve()
     ok = _build(srcdir, outdir, out)
     if once:

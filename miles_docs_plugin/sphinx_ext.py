@@ -38,13 +38,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from docutils import nodes
-from sphinx import addnodes
-from sphinx.application import Sphinx
-from sphinx.config import Config as SphinxConfig
-from sphinx.domains import Domain
-from sphinx.errors import ExtensionError
-from sphinx.util import logging
+try:
+    import myst_parser  # noqa: F401  (the sandbox and the slugs need it)
+    from docutils import nodes
+    from sphinx import addnodes
+    from sphinx.application import Sphinx
+    from sphinx.config import Config as SphinxConfig
+    from sphinx.domains import Domain
+    from sphinx.errors import ConfigError as SphinxConfigError
+    from sphinx.errors import ExtensionError
+    from sphinx.util import logging
+except ModuleNotFoundError:  # Sphinx is an extra: say which one
+    from .engines import require
+
+    require("sphinx", "the Sphinx extension")
+    raise
 
 from . import __version__
 from .builtin.provenance import BANNER_CSS, insert_banner_html
@@ -62,7 +70,7 @@ from .core.blocks import (
 )
 from .core.config import CONFIG_FILE, Config, load_config, parse_config
 from .core.context import Engine
-from .core.errors import MilesDocsError, Severity
+from .core.errors import ConfigError, LockError, MilesDocsError, Severity
 from .core.mdx import FenceMeta
 from .core.model import NavGroup, NavItem, NavLink, NavPage, Section
 from .core.mounts import collision_error, mount_collisions
@@ -84,6 +92,37 @@ INERT_LINK = f"{PIN_SCHEME}:#"
 SPHINX_KINDS = {"info": "important", "success": "hint"}
 
 
+def _myst_slugs() -> tuple[dict[str, Callable[[str], str]], Callable[[str], str],
+                           Callable[[str, set[str]], str]]:
+    """MyST's slug presets, its GitHub slugify and its de-duplication, from the installed
+    myst-parser (``myst_parser.slugs`` is new in 5.0; before, the same rules lived in the
+    renderer, and ``myst_heading_slug_func`` was an import path, not a preset name)."""
+    try:
+        from myst_parser.slugs import SLUG_PRESETS, github_slugify, unique_slug
+    except ImportError:
+        from myst_parser.mdit_to_docutils.base import default_slugify
+
+        def unique(slug: str, existing: set[str]) -> str:  # compute_unique_slug's loop
+            uniq, i = slug, 1
+            while uniq in existing:
+                uniq, i = f"{slug}-{i}", i + 1
+            return uniq
+
+        return {}, default_slugify, unique
+    return SLUG_PRESETS, github_slugify, unique_slug
+
+
+def _import_path(path: str) -> Callable[[str], str] | None:
+    import importlib
+
+    module, _, name = path.rpartition(".")
+    try:
+        func = getattr(importlib.import_module(module), name) if module else None
+    except ImportError:
+        return None
+    return func if callable(func) else None
+
+
 class SphinxEngine(Engine):
     name = "sphinx"
     slugify: Callable[..., str]  #: set in __init__, from the engine's own settings
@@ -95,11 +134,10 @@ class SphinxEngine(Engine):
         self.app = app
         self.features = frozenset({"myst"} | ({"design"} if "sphinx_design" in
                                                app.config.extensions else set()))
-        from myst_parser.slugs import SLUG_PRESETS, github_slugify
-
+        presets, github_slugify, _unique = _myst_slugs()
         func = getattr(app.config, "myst_heading_slug_func", None)
         if isinstance(func, str):
-            func = SLUG_PRESETS.get(func, github_slugify)
+            func = presets.get(func) or _import_path(func) or github_slugify
         self.slugify = func or github_slugify
         # the host's depth: MyST gives deeper headings no anchor (set to 6 when it was off)
         self.heading_depth = int(getattr(app.config, "myst_heading_anchors", 0) or 6)
@@ -133,8 +171,7 @@ class SphinxEngine(Engine):
         return str(self.app.builder.get_target_uri(docname))
 
     def page_slugger(self) -> PageSlugger:
-        from myst_parser.slugs import unique_slug
-
+        unique_slug = _myst_slugs()[2]
         seen: set[str] = set()
         slugify = self.slugify
 
@@ -433,8 +470,8 @@ def on_config_inited(app: Sphinx, config: SphinxConfig) -> None:
             core = parse_config(data, base_dir=base, config_file=None)
         else:
             core = load_config(base / config.miles_docs_config)
-    except MilesDocsError as exc:
-        raise ExtensionError(f"[miles-docs] {exc}") from None
+    except MilesDocsError as exc:  # Sphinx's own one-line "Configuration error:"
+        raise SphinxConfigError(f"[miles-docs] {exc}") from None
     app._miles_docs_config = core  # type: ignore[attr-defined]
     schemes = config.myst_url_schemes
     if isinstance(schemes, dict):
@@ -449,7 +486,8 @@ def on_config_inited(app: Sphinx, config: SphinxConfig) -> None:
 def _host_pages(app: Sphinx, mounts: list[str]) -> set[str]:
     exclude = list(app.config.exclude_patterns) + [f"{m}/**" for m in mounts]
     found = app.project.discover(exclude, app.config.include_patterns)
-    return {app.project.doc2path(d, absolute=False).as_posix() for d in found}
+    # str before Sphinx 7.3, a Path since
+    return {Path(app.project.doc2path(d, absolute=False)).as_posix() for d in found}
 
 
 def on_builder_inited(app: Sphinx) -> None:
@@ -465,6 +503,8 @@ def on_builder_inited(app: Sphinx) -> None:
     engine = SphinxEngine(app, host_pages)
     try:
         result = build(core, engine, progress=lambda m: logger.info("[miles-docs] %s", m))
+    except (ConfigError, LockError) as exc:  # the config or the lock: what the user fixes
+        raise SphinxConfigError(f"[miles-docs] {exc}") from None
     except MilesDocsError as exc:
         raise ExtensionError(f"[miles-docs] {exc}") from None
     state = State()

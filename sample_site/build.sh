@@ -8,7 +8,9 @@ cd "$(dirname "$0")/.."
 
 python=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$python" -m venv .venv
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
+# The two engines (one extra each) and the two themes the sample sites use.
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[mkdocs,sphinx]" \
+    "mkdocs-material>=9.5" "furo>=2024.1"
 
 # The stand-in upstream repository (a fixed commit id, pinned in the sample lock files).
 .venv/bin/python sample_site/make_upstream.py >/dev/null

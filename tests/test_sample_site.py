@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -38,6 +39,11 @@ def test_sample_mkdocs_site_builds_offline(tmp_path: Path, cache_dir: Path) -> N
     install = site.page("diffusion/getting-started/installation/index.html").text
     assert f"diffusion-sample/blob/{pinned('mkdocs')}/scripts/train.py" in install
     assert 'src="../../assets/images/pipeline.svg"' in install
+    # Material's edit and view buttons of an injected page point upstream
+    buttons = re.findall(r'<a href="([^"]+)" title="[^"]*" class="md-content__button', install)
+    upstream = "https://github.com/miles-docs/diffusion-sample"
+    assert buttons == [f"{upstream}/edit/main/docs/getting-started/installation.md",
+                       f"{upstream}/raw/main/docs/getting-started/installation.md"], buttons
     home = site.page("diffusion/index.html").text
     assert 'href="../#supported-models"' in home  # host URL became an internal link
     assert git(repo, "status", "--porcelain") == ""

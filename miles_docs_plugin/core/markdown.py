@@ -135,6 +135,12 @@ class _InlineMap:
             else:
                 idx = text.find(cl, lstart, lend) if cl else -1
                 base = idx if idx >= 0 else None
+                core = cl.lstrip(" ")
+                if base is None and core and core != cl:
+                    # the parser turned part of a tab into spaces ("- a\n\t[x](y)"): find the
+                    # rest; offsets in those spaces are never a link's
+                    idx = text.find(core, lstart, lend)
+                    base = idx - (len(cl) - len(core)) if idx >= 0 else None
             if base is not None:
                 cursors[ln] = base + len(cl)
             self.bases.append(base)
