@@ -621,11 +621,15 @@ def on_doctree_read_raw_ids(app: Sphinx, doctree: nodes.document) -> None:
     if docname not in _state(app).pages:
         return
     std = app.env.domaindata["std"]
+    # myst-parser before 5 resolves ``other.md#id`` only against the page's heading slugs
+    slugs = app.env.metadata[docname].setdefault("myst_slugs", {})
     for raw in doctree.findall(nodes.raw):
         if "html" not in raw.get("format", "").split():
             continue
         for value in RAW_ID_RE.findall(raw.astext()):
             std["anonlabels"].setdefault(f"{RAW_ID_LABEL}:{docname}#{value}", (docname, value))
+            if isinstance(slugs, dict):
+                slugs.setdefault(value, (0, value, value))
 
 
 class RawIdDomain(Domain):
