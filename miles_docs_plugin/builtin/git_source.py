@@ -9,6 +9,7 @@ fetch, still without blobs outside the docs folder.
 from __future__ import annotations
 
 import logging
+import posixpath
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -57,6 +58,12 @@ def fetch_commit(repo: Path, source: SourceConfig, commit: str) -> None:
                          hint=f"fix the pin: `miles-docs update {source.name}`") from None
 
 
+def mkdocs_config_paths(docs_dir: str) -> list[str]:
+    """Where an upstream MkDocs config next to ``docs_dir`` would be (repository paths)."""
+    parent = posixpath.dirname(docs_dir)
+    return [posixpath.join(parent, name) for name in ("mkdocs.yml", "mkdocs.yaml")]
+
+
 def _parse_tree(output: str) -> tuple[dict[str, EntryKind], dict[str, str], dict[str, str],
                                       dict[str, tuple[str, str]]]:
     tree: dict[str, EntryKind] = {}
@@ -85,7 +92,9 @@ def checkout_into(tmp: Path, source: SourceConfig, commit: str) -> Manifest:
     run_git(["remote", "add", "origin", source.url.fetch_url], cwd=repo, what="git remote add")
     run_git(["config", "core.sparseCheckout", "true"], cwd=repo, what="git config")
     (repo / ".git" / "info").mkdir(parents=True, exist_ok=True)
-    (repo / ".git" / "info" / "sparse-checkout").write_text(f"/{source.docs_dir}/\n", "utf-8")
+    beside = mkdocs_config_paths(source.docs_dir)
+    (repo / ".git" / "info" / "sparse-checkout").write_text(
+        "".join(f"/{p}\n" for p in [f"{source.docs_dir}/", *beside]), "utf-8")
     fetch_commit(repo, source, commit)
     head = run_git(["rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}"], cwd=repo,
                    what="verifying the commit").stdout.strip()
@@ -111,6 +120,9 @@ def checkout_into(tmp: Path, source: SourceConfig, commit: str) -> Manifest:
     target = files / source.docs_dir
     target.parent.mkdir(parents=True, exist_ok=True)
     (repo / source.docs_dir).rename(target)
+    for path in beside:  # the upstream's MkDocs config: its nav is the section's nav
+        if tree.get(path) == "blob" and (repo / path).is_file():
+            (repo / path).rename(files / path)
     shutil.rmtree(repo)
     return Manifest(source.url.display, commit, source.docs_dir, date, tree, blobs, modes,
                     objects, commit_object)

@@ -98,7 +98,7 @@ def changelog(old: Checkout, new: Checkout) -> Changelog:
                 log.pages_removed.append(Change(rel, 0, r))
             else:
                 log.assets_removed.append(rel)
-    if new.source.nav is not None:
+    if isinstance(new.source.nav, list):
         listed = nav_paths(new.source.nav)
         log.unlisted = sorted(p for p in after if is_page(p) and p not in listed)
     return log

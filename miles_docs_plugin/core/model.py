@@ -7,11 +7,14 @@ import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .config import SourceConfig
 from .errors import Diagnostic
 from .markdown import ScanResult
+
+if TYPE_CHECKING:
+    from .upstream import UpstreamSite
 
 PAGE_SUFFIXES = (".md", ".mdx", ".markdown")
 
@@ -251,6 +254,12 @@ class Section:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     #: symlinks inside docs_dir that were followed: path -> repository path of the target
     aliases: dict[str, str] = field(default_factory=dict)
+    #: snippet files (never pages; inlined where pages use them), by path relative to docs_dir
+    snippets: dict[str, Page] = field(default_factory=dict)
+    #: pages that lost their URL to another file (``README.md`` next to ``index.md``) -> winner
+    superseded: dict[str, str] = field(default_factory=dict)
+    #: the upstream's own site configuration (navigation, redirects), when it has one
+    upstream: UpstreamSite | None = None
 
     @property
     def mount(self) -> str:
