@@ -23,7 +23,14 @@ from . import __version__
 from .core.cache import Cache, Manifest
 from .core.changes import changelog, format_changelog
 from .core.collect import is_page
-from .core.config import CONFIG_FILE, Config, SourceConfig, load_config, local_env_var
+from .core.config import (
+    CONFIG_FILE,
+    Config,
+    SourceConfig,
+    docs_prefix,
+    load_config,
+    local_env_var,
+)
 from .core.context import Engine
 from .core.errors import Diagnostic, LockError, MilesDocsError, Severity
 from .core.git import GitError, history, resolve_ref
@@ -214,7 +221,7 @@ def _remote_status(config: Config, source: SourceConfig, pin: str, cache: Cache,
             return f"{ref}: remote not reachable ({exc.message})"
     if ahead == 0 and tip == pin:
         return f"{ref}: up to date"
-    prefix = source.docs_dir + "/"
+    prefix = docs_prefix(source.docs_dir)
     pages = {"A": 0, "M": 0, "D": 0}
     assets = {"A": 0, "M": 0, "D": 0}
     listed = []

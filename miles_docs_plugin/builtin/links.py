@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from .. import hookimpl
+from ..core.config import docs_prefix
 from ..core.errors import Severity
 from ..core.markdown import LINK_ATTRS, LinkRef, escape_destination, rewrite
 from ..core.model import (
@@ -168,8 +169,8 @@ def _other_source(url: str, ctx: BuildContext) -> Target | None:
             continue
         path, _query, anchor = _split(m.group(1))
         docs = section.source.docs_dir
-        if path == docs or path.startswith(docs + "/"):
-            hit = _resolve_in_docs(section, path[len(docs) + 1:], anchor, ctx)
+        if path == docs or path.startswith(docs_prefix(docs)):
+            hit = _resolve_in_docs(section, path[len(docs_prefix(docs)):], anchor, ctx)
             if isinstance(hit, PageTarget):
                 return hit
     return None
@@ -228,8 +229,8 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
                                 unsafe=True)
     if repo_path == ".git" or repo_path.startswith(".git/"):
         return UnresolvedTarget(f"{url} points into .git", "fix the link upstream", unsafe=True)
-    if repo_path == docs or repo_path.startswith(docs + "/"):
-        rel = repo_path[len(docs) + 1:]
+    if repo_path == docs or repo_path.startswith(docs_prefix(docs)):
+        rel = "" if repo_path == docs else repo_path[len(docs_prefix(docs)):]
         if path.endswith("/") and rel:
             rel += "/"  # normpath dropped it; a trailing slash names a folder
         if not path:

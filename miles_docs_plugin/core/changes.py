@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .collect import is_page
+from .config import docs_prefix
 from .git import numstat
 from .model import Checkout
 
@@ -47,9 +48,10 @@ class Changelog:
 def _docs_files(checkout: Checkout) -> dict[str, str]:
     """docs-relative path -> blob id (or "" for a local working copy, where none is known)."""
     docs = checkout.source.docs_dir
+    prefix = docs_prefix(docs)
     out = {}
     for repo_path in checkout.tree.files_under(docs):
-        out[repo_path[len(docs) + 1:]] = checkout.tree.blobs.get(repo_path, "")
+        out[repo_path[len(prefix):]] = checkout.tree.blobs.get(repo_path, "")
     return out
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import yaml
 
 from .cache import CacheEntryInvalid
+from .config import docs_prefix
 from .conventions import index_rule, is_hidden, snippet_paths
 from .errors import ContentError, Severity
 from .integrity import IntegrityError, blob_id, verify_commit
@@ -108,7 +109,7 @@ def _resolve_symlink(checkout: Checkout, path: str) -> tuple[str | None, str]:
             return None, f"is a symlink that points outside the repository ({target!r}, not " \
                          "followed)"
         docs = checkout.source.docs_dir
-        if not (joined == docs or joined.startswith(docs + "/")):
+        if not (joined == docs or joined.startswith(docs_prefix(docs))):
             return None, f"is a symlink to {joined!r}, outside {docs}/ (not followed)"
         kind = checkout.tree.kind(joined)
         if kind == "link":
@@ -153,7 +154,7 @@ def verify_entry(checkout: Checkout) -> None:
         verify_commit(checkout.commit or "", tree.commit_object, tree.objects)
     except IntegrityError as exc:
         raise CacheEntryInvalid(str(exc)) from None
-    prefix = checkout.source.docs_dir + "/"
+    prefix = docs_prefix(checkout.source.docs_dir)
     for path, kind in tree.entries.items():
         if kind == "blob" and path.startswith(prefix) and not is_page(path):
             verify_file(checkout, path)
@@ -194,7 +195,7 @@ def collect(checkout: Checkout, ctx_report: Any, *, max_page_bytes: int) -> Sect
     source = checkout.source
     section = Section(source=source, checkout=checkout, pages={}, assets={}, nav=[])
     docs = source.docs_dir
-    prefix = docs + "/"
+    prefix = docs_prefix(docs)
     others: list[str] = []
     for repo_path in sorted(checkout.tree.files_under(docs)):
         rel = repo_path[len(prefix):]
@@ -267,7 +268,7 @@ def _upstream(checkout: Checkout) -> UpstreamSite | None:
             raise CacheEntryInvalid(f"{repo_path} is missing from the cache entry") from None
 
     docs = checkout.source.docs_dir
-    return read_upstream(lambda rel: read_repo(posixpath.join(docs, rel)), read_repo, docs)
+    return read_upstream(lambda rel: read_repo(docs_prefix(docs) + rel), read_repo, docs)
 
 
 def apply_conventions(section: Section, others: list[str], report: Any) -> None:

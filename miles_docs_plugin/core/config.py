@@ -257,6 +257,14 @@ def _clean_rel(path: str, what: str, where: str) -> str:
     return "/".join(parts)
 
 
+ROOT_DOCS = "."  #: ``docs_dir`` of a repository whose root is the docs folder
+
+
+def docs_prefix(docs_dir: str) -> str:
+    """What repository paths of the docs folder start with (``docs/``; "" for the root)."""
+    return "" if docs_dir == ROOT_DOCS else docs_dir + "/"
+
+
 def _default_title(name: str) -> str:
     return re.sub(r"[-_]+", " ", name).strip().title()
 
@@ -280,7 +288,14 @@ def _parse_source(raw: Any, index: int, config_file: Path | None, base_dir: Path
         raise ConfigError(f"source name {name!r} may only hold letters, digits, '.', '_' and '-'",
                           where=where, hint="it is used as a lock key and a folder name")
     url = parse_repo_url(raw["repo"], base_dir=base_dir, where=f"{where}: repo")
-    docs_dir = _clean_rel(raw.get("docs_dir") or "docs", "docs_dir", where)
+    raw_docs = raw.get("docs_dir") or "docs"
+    if raw_docs.strip() in (".", "./"):
+        docs_dir = ROOT_DOCS  # a standalone docs repository (most Mintlify sites)
+    elif raw_docs.strip() and raw_docs.strip().strip("/") == "":
+        raise ConfigError(f"docs_dir {raw_docs!r} must be a relative path", where=where,
+                          hint="write '.' for the repository root")
+    else:
+        docs_dir = _clean_rel(raw_docs, "docs_dir", where)
     mount = _clean_rel(raw.get("mount") or name, "mount", where)
     local_raw = env.get(local_env_var(name)) or raw.get("local")
     local = (base_dir / local_raw).resolve() if local_raw else None

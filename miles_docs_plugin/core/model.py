@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from .config import SourceConfig
+from .config import SourceConfig, docs_prefix
 from .errors import Diagnostic
 from .markdown import ScanResult
 
@@ -92,12 +92,13 @@ class LocalTree(RepoTree):
         for dirpath, dirnames, filenames in os.walk(base):
             dirnames[:] = sorted(d for d in dirnames if d != ".git")
             rel = Path(dirpath).relative_to(self.root).as_posix()
+            prefix = "" if rel == "." else rel + "/"
             for d in list(dirnames):
                 if (Path(dirpath) / d).is_symlink():
-                    self.entries[f"{rel}/{d}"] = "link"
-                    yield f"{rel}/{d}"
+                    self.entries[f"{prefix}{d}"] = "link"
+                    yield f"{prefix}{d}"
             for name in sorted(filenames):
-                path = f"{rel}/{name}"
+                path = f"{prefix}{name}"
                 self.entries[path] = "link" if (Path(dirpath) / name).is_symlink() else "blob"
                 yield path
 
@@ -271,4 +272,4 @@ class Section:
         return posixpath.join(self.mount, page.dest if page else path)
 
     def repo_path(self, path: str) -> str:
-        return posixpath.join(self.source.docs_dir, path)
+        return docs_prefix(self.source.docs_dir) + path if path else self.source.docs_dir
