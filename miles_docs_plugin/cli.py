@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import __version__
+from .builtin.git_source import mkdocs_config_paths
 from .core.cache import Cache, Manifest
-from .core.changes import changelog, format_changelog
+from .core.changes import add_nav_changes, changelog, format_changelog
 from .core.collect import is_page
 from .core.config import (
     CONFIG_FILE,
@@ -36,7 +37,7 @@ from .core.errors import Diagnostic, LockError, MilesDocsError, Severity
 from .core.git import GitError, history, resolve_ref
 from .core.lock import LockEntry, load_lock, set_entry
 from .core.mounts import collision_error, mount_collisions
-from .core.pipeline import build, fetch_pin
+from .core.pipeline import build, fetch_pin, section_nav
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -151,8 +152,10 @@ def cmd_update(args: argparse.Namespace, out: Out) -> int:
                 out.say(f"  (no changelog: the old pin is not in the configured repo: "
                         f"{exc.message})")
             else:
-                for line in format_changelog(changelog(old_section.checkout,
-                                                       new_section.checkout)):
+                log = changelog(old_section.checkout, new_section.checkout)
+                add_nav_changes(log, section_nav(config, old_section),
+                                section_nav(config, new_section))
+                for line in format_changelog(log):
                     out.say(line)
         if args.dry_run:
             out.say("  (dry run: the lock file was not changed)")
@@ -235,7 +238,28 @@ def _remote_status(config: Config, source: SourceConfig, pin: str, cache: Cache,
             f"(at {_short(tip)}); pages: {pages['A']} added, {pages['M']} changed, "
             f"{pages['D']} removed; assets: {assets['A']} added, {assets['M']} changed, "
             f"{assets['D']} removed")
-    return text + "".join(listed)
+    return text + "".join(listed) + _nav_status(config, source, pin, tip, changes)
+
+
+def _nav_status(config: Config, source: SourceConfig, pin: str, tip: str,
+                changes: list[tuple[str, str]]) -> str:
+    """Nav changes between the pin and the tip, when a navigation file changed (it takes a
+    fetch of the tip into the cache, as `update` would)."""
+    prefix = docs_prefix(source.docs_dir)
+    nav_files = {prefix + "docs.json", prefix + "mint.json"} | set(
+        mkdocs_config_paths(source.docs_dir))
+    if not any(path in nav_files or path.endswith(".json") for _status, path in changes):
+        return ""
+    try:
+        old, new = fetch_pin(config, source, pin), fetch_pin(config, source, tip)
+    except MilesDocsError as exc:
+        return f"\n          nav: not compared ({exc})"
+    log = changelog(old.checkout, new.checkout)
+    add_nav_changes(log, section_nav(config, old), section_nav(config, new))
+    lines = [f"moved {p}: {a or 'top'} → {b or 'top'}" for p, a, b in log.nav_moved]
+    lines += [f"left the nav: {p}" for p in log.nav_left]
+    lines += [f"new in the nav: {p}" for p in log.nav_entered]
+    return "".join(f"\n          nav: {line}" for line in lines)
 
 
 # -- check -------------------------------------------------------------------------------------

@@ -158,6 +158,15 @@ def _cache_writable(cache: Cache) -> bool:
     return True
 
 
+def section_nav(config: Config, section: Section, *, hooks: Hooks | None = None) -> list[Any]:
+    """The nav a build would give ``section`` (a fetched pin), without building pages."""
+    hooks = hooks or make_plugin_manager()
+    ctx = BuildContext(config=config, hooks=hooks, cache=Cache.at(config.cache_dir),
+                       engine=Engine())
+    ctx.sections = {section.source.name: section}
+    return hooks.build_nav(section, ctx) or []
+
+
 def fetch_pin(config: Config, source: SourceConfig, commit: str, *, hooks: Hooks | None = None,
               progress: Callable[[str], None] | None = None) -> Section:
     """Fetch (or reuse from the cache) one source at ``commit``, without building anything.
