@@ -14,7 +14,7 @@ from .config import docs_prefix
 from .conventions import index_rule, is_hidden, snippet_paths
 from .errors import ContentError, Severity
 from .integrity import IntegrityError, blob_id, verify_commit
-from .model import PAGE_SUFFIXES, Checkout, Page, Section
+from .model import PAGE_SUFFIXES, Checkout, Page, Section, nav_pages
 from .upstream import UpstreamSite, read_upstream
 
 #: The same front matter rule as MkDocs (``mkdocs.utils.meta``): ``---`` lines around YAML.
@@ -271,10 +271,25 @@ def _upstream(checkout: Checkout) -> UpstreamSite | None:
     return read_upstream(lambda rel: read_repo(docs_prefix(docs) + rel), read_repo, docs)
 
 
+def _upstream_listed(section: Section) -> set[str] | None:
+    """The pages the upstream's navigation names (None when it has none)."""
+    site = section.upstream
+    if site is None or site.nav is None:
+        return None
+    out: set[str] = set()
+    for item in nav_pages(site.nav):
+        ref = item.path.split("#", 1)[0].strip("/")
+        stem = posixpath.splitext(ref)[0] if ref.endswith(PAGE_SUFFIXES) else ref
+        out |= {ref, stem + ".md", stem + ".mdx", f"{stem}/index.md", f"{stem}/index.mdx"}
+    return out
+
+
 def apply_conventions(section: Section, others: list[str], report: Any) -> None:
     """Take snippets out of the pages, and give every URL exactly one page (the index rule);
     pages that lose their URL are reported by name, and links to them go to the winner."""
-    snippets = snippet_paths({p: page.text for p, page in section.pages.items()}, others)
+    listed = _upstream_listed(section)
+    snippets = snippet_paths({p: page.text for p, page in section.pages.items()}, others,
+                             listed.__contains__ if listed is not None else None)
     for path in sorted(snippets):
         page = section.pages.pop(path, None)
         if page is not None:

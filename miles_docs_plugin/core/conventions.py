@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 #: A folder's index, best first. ``README.md`` is MkDocs' fallback when there is no index.
@@ -79,11 +79,15 @@ def resolve_snippet_tag(spec: str, page: str, files: set[str]) -> str | None:
     return matches[0] if len(matches) == 1 else None
 
 
-def snippet_paths(pages: Mapping[str, str], files: Iterable[str] = ()) -> set[str]:
+def snippet_paths(pages: Mapping[str, str], files: Iterable[str] = (),
+                  listed: Callable[[str], bool] | None = None) -> set[str]:
     """Every file that is a snippet, never a page.
 
     ``pages`` maps docs-relative page paths to their text; ``files`` lists the other files of
     the docs folder (snippets may be ``.jsx``). A snippet imported by a snippet is a snippet.
+    With ``listed`` (is this page in the upstream's navigation?), a folder that holds snippets
+    is a snippet folder: its other files that no navigation lists are snippets too (mem0 keeps
+    one that no page uses yet in ``_snippets/``).
     """
     known = set(pages) | set(files)
     found = {p for p in known if p.split("/", 1)[0] == SNIPPET_DIR and "/" in p}
@@ -96,6 +100,9 @@ def snippet_paths(pages: Mapping[str, str], files: Iterable[str] = ()) -> set[st
             hit = resolve_snippet_tag(spec, path, known)
             if hit is not None and hit != path:
                 found.add(hit)
+    if listed is not None:
+        folders = {posixpath.dirname(p) for p in found} - {""}
+        found |= {p for p in pages if posixpath.dirname(p) in folders and not listed(p)}
     return found
 
 
