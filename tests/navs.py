@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -68,7 +69,7 @@ def build_hosts(base: Path, config: str, lock: str, *, timeout: float = 1200,
     """A MkDocs Material host and a Sphinx furo host with ``config`` and ``lock``, each built
     once: engine -> (output folder, build log)."""
     env = {"MILES_DOCS_CACHE": str(base / "cache")}
-    built: dict[str, tuple[Path, str]] = {}
+    jobs: dict[str, tuple[list[str], Path, Path]] = {}
     for engine in ENGINES:
         host = base / engine
         host.mkdir()
@@ -99,7 +100,15 @@ def build_hosts(base: Path, config: str, lock: str, *, timeout: float = 1200,
             cmd[3:3] = ["-W", "--keep-going"] if strict else []
         (cfg / "miles-docs.yml").write_text(config, "utf-8")
         (cfg / "miles-docs.lock").write_text(lock, "utf-8")
-        result = run(cmd, cwd=host, env=env, timeout=timeout)
-        assert result.returncode == 0, result.output[-3000:]
-        built[engine] = (out, result.output)
+        jobs[engine] = (cmd, host, out)
+    # both engines at once: MkDocs runs in one process, so the two overlap on two cores
+    # (they share the checkout cache, which fetches each pin once under a lock)
+    with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+        runs = {engine: pool.submit(run, cmd, host, env, timeout)
+                for engine, (cmd, host, _out) in jobs.items()}
+        built: dict[str, tuple[Path, str]] = {}
+        for engine, future in runs.items():
+            result = future.result()
+            assert result.returncode == 0, result.output[-3000:]
+            built[engine] = (jobs[engine][2], result.output)
     return built
