@@ -445,10 +445,10 @@ sources:
   - name: {name}{name_pad}# the URL prefix (/{name}/...) and the lock key
     repo: {repo}
     ref: {ref}{ref_pad}# what `miles-docs update` follows; builds use the lock
-    # docs_dir: docs               # the docs folder in that repository
+    # docs_dir: docs               # the docs folder in that repository (`.`: its root)
     # title: {title}{title_pad}# the nav title of the section
-    # nav:                         # MkDocs nav syntax, paths relative to docs_dir
-    #   - index.md
+    # nav: auto                    # the upstream's own nav (docs.json, mkdocs.yml), `tree`,
+    #                              # or a list in MkDocs nav syntax, relative to docs_dir
 # host_urls:                       # links to your own site become internal links
 #   - https://example.org/docs
 """
