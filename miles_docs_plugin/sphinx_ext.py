@@ -734,6 +734,14 @@ def _current_blob_url(app: Sphinx, prov: dict[str, Any]) -> str | None:
     return web_link(web, "blob", commit, prov["source_path"])
 
 
+def on_env_get_outdated(app: Sphinx, env: Any, added: set[str], changed: set[str],
+                        removed: set[str]) -> list[str]:
+    """Pages that entered or left the nav re-read (their orphan mark is set when read)."""
+    orphans = _state(app).orphans
+    return [d for d in _state(app).pages if d in env.all_docs and
+            (d in orphans) != bool(env.metadata.get(d, {}).get("orphan"))]
+
+
 def on_env_get_updated(app: Sphinx, env: Any) -> list[str]:
     """Pages to write again (not re-read) because a pin moved: their banner and permalinks
     name the commit, and those are filled in at write time."""
@@ -808,6 +816,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # after the metadata collector (500), which fills the page's metadata from its docinfo
     app.connect("doctree-read", on_doctree_read_orphans, priority=600)
     app.connect("html-page-context", on_html_page_context, priority=400)
+    app.connect("env-get-outdated", on_env_get_outdated)
     app.connect("env-get-updated", on_env_get_updated)
     app.connect("doctree-resolved", on_doctree_resolved)
     app.connect("build-finished", on_build_finished)

@@ -173,3 +173,23 @@ def test_upstream_mkdocs_nav_is_kept(built: dict[str, tuple[Path, str]], engine:
     assert "Start" in home and "Second" in home and "Deep" in home
     assert (out / "mk" / ("unlisted/index.html" if engine == "mkdocs"
                           else "unlisted.html")).exists()
+
+
+def test_sphinx_page_leaving_the_nav_becomes_an_orphan_incrementally(
+        tmp_path: Path, cache_dir: Path) -> None:
+    """A page the nav stops listing is re-read as an orphan (no 'not in any toctree' warning
+    under -W), though its content did not change."""
+    from hosts import make_host
+
+    repo = tmp_path / "up"
+    commit = make_repo(repo, {"docs/index.md": "# Home\n", "docs/a.md": "# A\n",
+                              "docs/b.md": "# B\n"})
+    config = (f"sources:\n  - name: diffusion\n    repo: {repo.as_uri()}\n"
+              "    nav: [index.md, a.md, b.md]\n")
+    host = make_host("sphinx", tmp_path / "host", repo.as_uri(), commit, config=config)
+    first = host.build()
+    assert first.returncode == 0, first.output
+    (host.config / "miles-docs.yml").write_text(config.replace(", b.md]", "]"), "utf-8")
+    second = host.build()
+    assert second.returncode == 0, second.output
+    assert (host.out / "diffusion" / "b.html").exists()
