@@ -58,16 +58,24 @@ MKDOCS_UPSTREAM = {  # an MkDocs upstream with its own nav, titles and custom ta
 }
 
 
+MDX_INDEX = {  # the only index is index.mdx
+    "docs/index.mdx": "---\ntitle: MDX home\n---\n\nOnly an index.mdx here.\n",
+    "docs/page.md": "# Page\n\n[Home](index.mdx)\n",
+}
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
     base = tmp_path_factory.mktemp("conventions")
-    repos = {name: base / name for name in ("up", "flat", "mk")}
+    repos = {name: base / name for name in ("up", "flat", "mk", "mdx")}
     commits = {"up": make_repo(repos["up"], UPSTREAM),
                "flat": make_repo(repos["flat"], ROOT_DOCS),
-               "mk": make_repo(repos["mk"], MKDOCS_UPSTREAM)}
+               "mk": make_repo(repos["mk"], MKDOCS_UPSTREAM),
+               "mdx": make_repo(repos["mdx"], MDX_INDEX)}
     config = (f"sources:\n  - name: up\n    repo: {repos['up'].as_uri()}\n"
               f"  - name: flat\n    repo: {repos['flat'].as_uri()}\n    docs_dir: .\n"
-              f"  - name: mk\n    repo: {repos['mk'].as_uri()}\n")
+              f"  - name: mk\n    repo: {repos['mk'].as_uri()}\n"
+              f"  - name: mdx\n    repo: {repos['mdx'].as_uri()}\n")
     lock = lock_text({name: (repos[name].as_uri(), commits[name]) for name in repos})
     # not strict: `<Snippet>` is not translated yet (it is reported)
     return build_hosts(base, config, lock, timeout=300)
@@ -118,6 +126,14 @@ def test_index_rule_in_both_engines(built: dict[str, tuple[Path, str]], engine: 
     if loser is not None:
         # reported by name, never dropped silently
         assert f"{loser} is left out: {winner} has the same URL" in log
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_index_mdx_alone_is_the_landing_page(built: dict[str, tuple[Path, str]],
+                                                engine: str) -> None:
+    out, _log = built[engine]
+    assert "Only an index.mdx here." in page(engine, out, "mdx/index")
+    assert "Only an index.mdx here." not in page(engine, out, "mdx/page")
 
 
 @pytest.mark.parametrize("engine", ENGINES)
