@@ -219,7 +219,8 @@ def _remote_status(config: Config, source: SourceConfig, pin: str, cache: Cache,
     with tempfile.TemporaryDirectory(prefix="status-", dir=base) as tmp:
         try:
             tip, ahead, changes = history(Path(tmp) / "repo", source.url.fetch_url, pin,
-                                          ref, source.docs_dir, display=source.display)
+                                          ref, source.docs_dir, display=source.display,
+                                          also=mkdocs_config_paths(source.docs_dir))
         except GitError as exc:
             return f"{ref}: remote not reachable ({exc.message})"
     if ahead == 0 and tip == pin:
@@ -229,6 +230,8 @@ def _remote_status(config: Config, source: SourceConfig, pin: str, cache: Cache,
     assets = {"A": 0, "M": 0, "D": 0}
     listed = []
     for status, path in changes:
+        if not path.startswith(prefix):
+            continue  # the upstream's mkdocs.yml: only its nav matters (below)
         rel = path.removeprefix(prefix)
         bucket = pages if is_page(rel) else assets
         bucket[status] = bucket.get(status, 0) + 1

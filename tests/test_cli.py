@@ -228,3 +228,18 @@ def test_update_and_status_report_navigation_changes(tmp_path: Path, cache_dir: 
     assert "moved b.mdx: Start → More" in out
     assert "out d.mdx" in out
     assert "a.mdx" not in out  # it stayed where it was
+
+
+def test_status_reports_navigation_changes_of_an_upstream_mkdocs_yml(
+        tmp_path: Path, cache_dir: Path) -> None:
+    """The nav of an MkDocs upstream lives in mkdocs.yml, outside the docs folder."""
+    repo = tmp_path / "up"
+    old = make_repo(repo, {"docs/index.md": "# Home\n", "docs/a.md": "# A\n",
+                           "mkdocs.yml": "site_name: x\nnav:\n  - index.md\n  - a.md\n"})
+    make_repo(repo, {"mkdocs.yml": "site_name: x\nnav:\n  - index.md\n  - Group:\n"
+                                   "    - a.md\n"}, "group a")
+    site = config_dir(tmp_path, repo.as_uri(), old)
+    code, out, err = cli("status", cwd=site)
+    assert code == 0, err
+    assert "pages: 0 added, 0 changed, 0 removed; assets: 0 added" in out
+    assert "nav: moved a.md: top → Group" in out
