@@ -51,6 +51,8 @@ def test_docs_json_tabs_groups_nested_groups_root_and_pages() -> None:
                                                                    "pages": ["start/deep"]}]}]},
         {"tab": "API", "groups": [{"group": "Endpoints", "pages": ["api/get"]}]},
         {"tab": "Blog", "href": "https://example.com/blog"},
+        {"tab": "Hidden", "hidden": True, "pages": ["secret"]},
+        {"tab": "More", "pages": [{"group": "Internal", "hidden": True, "pages": ["x"]}]},
     ]}, "redirects": [{"source": "/old", "destination": "/new"}]}})
     assert site.kind == "docs.json"
     assert shape(site.nav) == [

@@ -112,6 +112,8 @@ class _Mint:
                 item, item_base = self.deref(item, base)
                 if not isinstance(item, dict):
                     raise _Invalid(f"{key} entry {item!r} must be an object")
+                if item.get("hidden") is True:
+                    continue  # built, not in the navigation
                 title = str(item.get(name_key) or item.get("name") or name_key.title())
                 children = self.node(item, item_base)
                 if children:
@@ -149,6 +151,8 @@ class _Mint:
             return [NavLink(entry, entry)] if URL_RE.match(entry) else [NavPage(entry)]
         if not isinstance(entry, dict):
             raise _Invalid(f"page entry {entry!r} must be a path or a group")
+        if entry.get("hidden") is True:
+            return []  # a hidden group: its pages are built, not listed
         if "group" not in entry:
             if "page" in entry and isinstance(entry["page"], str):
                 return [NavPage(entry["page"], entry.get("title"))]
