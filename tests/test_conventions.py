@@ -49,12 +49,14 @@ MKDOCS_UPSTREAM = {  # an MkDocs upstream with its own nav, titles and custom ta
                    "    - beta.md\n  - Elsewhere: https://example.com/\n"
                    "markdown_extensions:\n  - pymdownx.emoji:\n"
                    "      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
-                   "extra:\n  key: !ENV [NOPE, 'x']\n"),
+                   "extra:\n  key: !ENV [NOPE, 'x']\nexclude_docs: |\n  drafts/\n"),
     "docs/index.md": "# Up home\n",
     "docs/alpha.md": "# Alpha\n",
     "docs/beta.md": "# Beta\n",
     "docs/zeta.md": "# Zeta\n",
     "docs/unlisted.md": "# Unlisted\n\nNo nav lists me.\n",
+    "docs/drafts/wip.md": "# Work in progress\n",
+    "docs/templates/page.md": "# A theme template folder\n",
 }
 
 
@@ -189,6 +191,8 @@ def test_upstream_mkdocs_nav_is_kept(built: dict[str, tuple[Path, str]], engine:
     assert "Start" in home and "Second" in home and "Deep" in home
     assert (out / "mk" / ("unlisted/index.html" if engine == "mkdocs"
                           else "unlisted.html")).exists()
+    # what the upstream's MkDocs does not build (exclude_docs, its default templates/)
+    assert not (out / "mk" / "drafts").exists() and not (out / "mk" / "templates").exists()
 
 
 def test_sphinx_page_leaving_the_nav_becomes_an_orphan_incrementally(

@@ -7,6 +7,7 @@ import posixpath
 import re
 from typing import Any
 
+import pathspec
 import yaml
 
 from .cache import CacheEntryInvalid
@@ -287,6 +288,14 @@ def _upstream_listed(section: Section) -> set[str] | None:
 def apply_conventions(section: Section, others: list[str], report: Any) -> None:
     """Take snippets out of the pages, and give every URL exactly one page (the index rule);
     pages that lose their URL are reported by name, and links to them go to the winner."""
+    site = section.upstream
+    if site is not None and site.exclude:
+        spec = pathspec.GitIgnoreSpec.from_lines(site.exclude)
+        for path in sorted(p for p in section.pages if spec.match_file(p)):
+            del section.pages[path]
+            report(section, path, None, "excluded",
+                   f"{path} is not built: the upstream's {site.kind} excludes it "
+                   "(exclude_docs, draft_docs or MkDocs' defaults)", Severity.INFO)
     listed = _upstream_listed(section)
     snippets = snippet_paths({p: page.text for p, page in section.pages.items()}, others,
                              listed.__contains__ if listed is not None else None)

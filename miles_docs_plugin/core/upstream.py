@@ -50,6 +50,9 @@ class UpstreamSite:
     redirects: list[Redirect] = field(default_factory=list)
     #: (message, is_problem): what was left out (other languages, versions) or is wrong
     notes: list[tuple[str, bool]] = field(default_factory=list)
+    #: gitignore-style patterns of files the upstream does not build (MkDocs ``exclude_docs``,
+    #: ``draft_docs`` and its defaults)
+    exclude: list[str] = field(default_factory=list)
 
 
 class _Invalid(Exception):
@@ -301,10 +304,15 @@ def _read_mkdocs_yml(read_repo: Reader, docs_dir: str) -> UpstreamSite | None:
         own = str(data.get("docs_dir") or "docs").strip("/")
         if posixpath.normpath(posixpath.join(parent, own)) != docs_dir:
             return None  # the MkDocs site of another folder
+        # MkDocs builds no file its defaults, `exclude_docs` or (outside `serve`) `draft_docs`
+        # name
+        exclude = [".*", "/templates/"] + [
+            line for key in ("exclude_docs", "draft_docs")
+            if isinstance(data.get(key), str) for line in data[key].splitlines()]
         if "nav" not in data or data["nav"] is None:
-            return UpstreamSite(name, file, None)
+            return UpstreamSite(name, file, None, exclude=exclude)
         try:
-            return UpstreamSite(name, file, _mkdocs_nav(data["nav"], repo_path))
+            return UpstreamSite(name, file, _mkdocs_nav(data["nav"], repo_path), exclude=exclude)
         except _Invalid as exc:
             return UpstreamSite(name, file, None, notes=[(f"{repo_path}: {exc}; the folder tree "
                                                           "is used", True)])
