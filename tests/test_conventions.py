@@ -22,9 +22,9 @@ UPSTREAM = {
     "docs/guide/README.md": "# Guide\n\nREADME is the index without index.md.\n",
     "docs/both.md": "# Both md\n\nWins over both.mdx.\n",
     "docs/both.mdx": "# Both mdx\n\nLoses to both.md.\n",
-    "docs/topic.md": "# Topic page\n\nWins over topic/index.md.\n",
-    "docs/topic/index.md": "# Topic index\n\nLoses to topic.md.\n",
-    "docs/topic/detail.md": "# Detail\n\n[Back](../topic/index.md) and [readme](../README.md).\n",
+    "docs/topic.md": "# Topic page\n\nLoses to topic/index.md.\n",
+    "docs/topic/index.md": "# Topic index\n\nWins over topic.md.\n",
+    "docs/topic/detail.md": "# Detail\n\n[Back](../topic.md) and [readme](../README.md).\n",
     "docs/mixed/index.mdx": "# Mixed mdx index\n\nWins over README.md.\n",
     "docs/mixed/README.md": "# Mixed readme\n\nLoses to index.mdx.\n",
     # snippets and dot-folders
@@ -98,8 +98,8 @@ INDEX_CASES = [
     ("README.md is a folder's index", None, "guide/README.md", "up/guide/index",
      "README is the index"),
     ("a.md over a.mdx", "both.mdx", "both.md", "up/both", "Wins over both.mdx."),
-    ("x.md over x/index.md", "topic/index.md", "topic.md", "up/topic",
-     "Wins over topic/index.md."),
+    ("x/index.md over x.md", "topic.md", "topic/index.md", "up/topic/index",
+     "Wins over topic.md."),
     ("index.mdx over README.md", "mixed/README.md", "mixed/index.mdx", "up/mixed/index",
      "Wins over README.md."),
 ]
@@ -146,7 +146,7 @@ def test_links_to_a_losing_file_go_to_the_winner(built: dict[str, tuple[Path, st
     if engine == "mkdocs":
         assert 'href="../">Back</a>' in html and 'href="../../">readme</a>' in html
     else:
-        assert 'href="../topic.html">' in html and 'href="../index.html">' in html
+        assert 'href="index.html">' in html and 'href="../index.html">' in html
 
 
 # -- snippets and dot-folders --------------------------------------------------------------

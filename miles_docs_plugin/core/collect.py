@@ -313,5 +313,5 @@ def apply_conventions(section: Section, others: list[str], report: Any) -> None:
         section.superseded[loser] = winner
         report(section, loser, None, "index",
                f"{loser} is left out: {winner} has the same URL and wins "
-               "(index.md, then index.mdx, then README.md; x.md over x/index.md; .md over "
+               "(index.md, then index.mdx, then README.md; x/index.md over x.md; .md over "
                ".mdx); links to it go to that page", Severity.INFO)

@@ -8,9 +8,10 @@ One rule, used by collection (and so by both engines), for three questions:
   that a page imports (``import X from '/snippets/x.mdx'``, relative imports too) or pulls in
   with ``<Snippet file="x.mdx" />``, wherever it lives (:func:`snippet_paths`).
 - **Folder indexes.** ``index.md``, ``index.mdx`` and ``README.md`` all stand for their
-  folder's URL, ``x.md`` and ``x/index.md`` both for ``x/``, ``a.md`` and ``a.mdx`` both for
-  ``a``. Exactly one file wins each URL (:func:`index_rule`); the others are reported by name
-  and links to them go to the winner.
+  folder's URL, ``x/index.md`` and ``x.md`` both for ``x/``, ``a.md`` and ``a.mdx`` both for
+  ``a``. Exactly one file wins each URL (:func:`index_rule`): the folder's index (a link to
+  ``x/`` names the folder), ``.md`` before ``.mdx``; the others are reported by name and links
+  to them go to the winner.
 """
 
 from __future__ import annotations
@@ -124,8 +125,8 @@ def _url_key(path: str, readme_index: bool) -> tuple[str, int, bool]:
         return folder, INDEX_FILES.index(name), True
     stem, ext = posixpath.splitext(path)
     ext = ext.lower()
-    # `x.md` is named for its URL: it wins over the index of folder `x/`
-    rank = SUFFIX_RANK.index(ext) - len(SUFFIX_RANK) if ext in SUFFIX_RANK else 0
+    # the index of folder `x/` wins over a sibling `x.md` (`x/` names the folder)
+    rank = len(INDEX_FILES) + (SUFFIX_RANK.index(ext) if ext in SUFFIX_RANK else 0)
     return stem, rank, False
 
 
