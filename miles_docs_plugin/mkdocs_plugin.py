@@ -407,11 +407,6 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         if hit is None:
             return None
         _section, core_page = hit
-        icon = page.meta.get("icon")
-        if icon is not None and not (isinstance(icon, str) and "/" in icon):
-            # a Mintlify icon name (`bolt`): Material reads `icon` as one of its own icon
-            # paths (`material/bolt`) for the nav and would fail the build on it
-            del page.meta["icon"]
         info = core_page.extra.get("provenance") or {}
         for key in ("source_repo", "source_path", "source_commit", "source_url"):
             page.meta.setdefault(key, info.get(key))
