@@ -68,7 +68,6 @@ def build_hosts(base: Path, config: str, lock: str, *, timeout: float = 1200,
                 strict: bool = False) -> dict[str, tuple[Path, str]]:
     """A MkDocs Material host and a Sphinx furo host with ``config`` and ``lock``, each built
     once: engine -> (output folder, build log)."""
-    env = {"MILES_DOCS_CACHE": str(base / "cache")}
     jobs: dict[str, tuple[list[str], Path, Path]] = {}
     for engine in ENGINES:
         host = base / engine
@@ -102,9 +101,10 @@ def build_hosts(base: Path, config: str, lock: str, *, timeout: float = 1200,
         (cfg / "miles-docs.lock").write_text(lock, "utf-8")
         jobs[engine] = (cmd, host, out)
     # both engines at once: MkDocs runs in one process, so the two overlap on two cores
-    # (they share the checkout cache, which fetches each pin once under a lock)
+    # (each with a cache of its own: a build must not see the other's fetch in progress)
     with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
-        runs = {engine: pool.submit(run, cmd, host, env, timeout)
+        runs = {engine: pool.submit(run, cmd, host,
+                                    {"MILES_DOCS_CACHE": str(base / f"cache-{engine}")}, timeout)
                 for engine, (cmd, host, _out) in jobs.items()}
         built: dict[str, tuple[Path, str]] = {}
         for engine, future in runs.items():
