@@ -20,16 +20,24 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import __version__
+from .builtin.git_source import mkdocs_config_paths
 from .core.cache import Cache, Manifest
-from .core.changes import changelog, format_changelog
+from .core.changes import add_nav_changes, changelog, format_changelog
 from .core.collect import is_page
-from .core.config import CONFIG_FILE, Config, SourceConfig, load_config, local_env_var
+from .core.config import (
+    CONFIG_FILE,
+    Config,
+    SourceConfig,
+    docs_prefix,
+    load_config,
+    local_env_var,
+)
 from .core.context import Engine
 from .core.errors import Diagnostic, LockError, MilesDocsError, Severity
 from .core.git import GitError, history, resolve_ref
 from .core.lock import LockEntry, load_lock, set_entry
 from .core.mounts import collision_error, mount_collisions
-from .core.pipeline import build, fetch_pin
+from .core.pipeline import build, fetch_pin, section_nav
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -151,8 +159,10 @@ def cmd_update(args: argparse.Namespace, out: Out) -> int:
                 out.say(f"  (no changelog: the old pin is not in the configured repo: "
                         f"{exc.message})")
             else:
-                for line in format_changelog(changelog(old_section.checkout,
-                                                       new_section.checkout)):
+                log = changelog(old_section.checkout, new_section.checkout)
+                add_nav_changes(log, section_nav(config, old_section),
+                                section_nav(config, new_section))
+                for line in format_changelog(log):
                     out.say(line)
         if args.dry_run:
             out.say("  (dry run: the lock file was not changed)")
@@ -221,16 +231,19 @@ def _remote_status(config: Config, source: SourceConfig, pin: str, cache: Cache,
     with tempfile.TemporaryDirectory(prefix="status-", dir=base) as tmp:
         try:
             tip, ahead, changes = history(Path(tmp) / "repo", source.url.fetch_url, pin,
-                                          ref, source.docs_dir, display=source.display)
+                                          ref, source.docs_dir, display=source.display,
+                                          also=mkdocs_config_paths(source.docs_dir))
         except GitError as exc:
             return f"{ref}: remote not reachable ({exc.message})"
     if ahead == 0 and tip == pin:
         return f"{ref}: up to date"
-    prefix = source.docs_dir + "/"
+    prefix = docs_prefix(source.docs_dir)
     pages = {"A": 0, "M": 0, "D": 0}
     assets = {"A": 0, "M": 0, "D": 0}
     listed = []
     for status, path in changes:
+        if not path.startswith(prefix):
+            continue  # the upstream's mkdocs.yml: only its nav matters (below)
         rel = path.removeprefix(prefix)
         bucket = pages if is_page(rel) else assets
         bucket[status] = bucket.get(status, 0) + 1
@@ -240,7 +253,28 @@ def _remote_status(config: Config, source: SourceConfig, pin: str, cache: Cache,
             f"(at {_short(tip)}); pages: {pages['A']} added, {pages['M']} changed, "
             f"{pages['D']} removed; assets: {assets['A']} added, {assets['M']} changed, "
             f"{assets['D']} removed")
-    return text + "".join(listed)
+    return text + "".join(listed) + _nav_status(config, source, pin, tip, changes)
+
+
+def _nav_status(config: Config, source: SourceConfig, pin: str, tip: str,
+                changes: list[tuple[str, str]]) -> str:
+    """Nav changes between the pin and the tip, when a navigation file changed (it takes a
+    fetch of the tip into the cache, as `update` would)."""
+    prefix = docs_prefix(source.docs_dir)
+    nav_files = {prefix + "docs.json", prefix + "mint.json"} | set(
+        mkdocs_config_paths(source.docs_dir))
+    if not any(path in nav_files or path.endswith(".json") for _status, path in changes):
+        return ""
+    try:
+        old, new = fetch_pin(config, source, pin), fetch_pin(config, source, tip)
+    except MilesDocsError as exc:
+        return f"\n          nav: not compared ({exc})"
+    log = changelog(old.checkout, new.checkout)
+    add_nav_changes(log, section_nav(config, old), section_nav(config, new))
+    lines = [f"moved {p}: {a or 'top'} → {b or 'top'}" for p, a, b in log.nav_moved]
+    lines += [f"left the nav: {p}" for p in log.nav_left]
+    lines += [f"new in the nav: {p}" for p in log.nav_entered]
+    return "".join(f"\n          nav: {line}" for line in lines)
 
 
 # -- check -------------------------------------------------------------------------------------
@@ -426,10 +460,10 @@ sources:
   - name: {name}{name_pad}# the URL prefix (/{name}/...) and the lock key
     repo: {repo}
     ref: {ref}{ref_pad}# what `miles-docs update` follows; builds use the lock
-    # docs_dir: docs               # the docs folder in that repository
+    # docs_dir: docs               # the docs folder in that repository (`.`: its root)
     # title: {title}{title_pad}# the nav title of the section
-    # nav:                         # MkDocs nav syntax, paths relative to docs_dir
-    #   - index.md
+    # nav: auto                    # the upstream's own nav (docs.json, mkdocs.yml), `tree`,
+    #                              # or a list in MkDocs nav syntax, relative to docs_dir
 # host_urls:                       # links to your own site become internal links
 #   - https://example.org/docs
 """

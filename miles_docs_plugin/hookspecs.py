@@ -100,8 +100,9 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
 def mdp_build_nav(section: Section, ctx: BuildContext) -> list[NavItem] | None:
     """Build the navigation of ``section`` (paths relative to its docs_dir).
 
-    The built-in nav plugin reads the source's ``nav:`` or, without one, lists every page
-    (``index.md`` first, folders as groups).
+    The built-in nav plugin follows the source's ``nav:``: ``auto`` (the upstream's own
+    navigation from ``docs.json``, ``mint.json`` or ``mkdocs.yml``, else ``tree``), ``tree``
+    (every page, each folder's index first, folders as groups) or an explicit list.
 
     Stops at first non-None result.
 

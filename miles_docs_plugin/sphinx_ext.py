@@ -71,6 +71,7 @@ from .core.blocks import (
 from .core.config import CONFIG_FILE, Config, load_config, parse_config
 from .core.context import Engine
 from .core.errors import ConfigError, LockError, MilesDocsError, Severity
+from .core.landing import landing_page
 from .core.mdx import FenceMeta
 from .core.model import NavGroup, NavItem, NavLink, NavPage, Section
 from .core.mounts import collision_error, mount_collisions
@@ -363,24 +364,78 @@ def _docname(section: Section, path: str) -> str:
     return posixpath.splitext(section.host_path(path))[0]
 
 
-def _entries(items: list[NavItem], section: Section, base: str) -> list[str]:
-    """Toctree lines for ``items`` (nested groups are flattened into their parent's list).
+#: folder (below the mount) of the generated pages that stand for nav groups
+GROUPS_DIR = "_nav"
 
-    Entries carry the nav title (``sidebarTitle``, the nav config, or the front matter
-    title), as MkDocs' nav does; Sphinx would otherwise show the first heading.
-    """
-    out: list[str] = []
-    for item in items:
-        if isinstance(item, NavPage):
-            rel = posixpath.relpath(_docname(section, item.path), base)
-            page = section.pages.get(item.path)
-            title = item.title or (page.title if page else None)
-            out.append(f"{_toctree_title(title)} <{rel}>" if title else rel)
-        elif isinstance(item, NavLink):
-            out.append(f"{item.title} <{item.url}>")
-        elif isinstance(item, NavGroup):
-            out.extend(_entries(item.children, section, base))
-    return out
+
+def _page_entry(section: Section, item: NavPage) -> str:
+    """A toctree line for a page: its absolute docname, with the nav title (``sidebarTitle``,
+    the nav config, or the front matter title), as MkDocs' nav does; Sphinx would otherwise
+    show the first heading."""
+    page = section.pages.get(item.path)
+    title = item.title or (page.title if page else None)
+    target = "/" + _docname(section, item.path)
+    return f"{_toctree_title(title)} <{target}>" if title else target
+
+
+class NavDocuments:
+    """The section's nav as Sphinx sees it: the landing page's toctree, and one generated page
+    per group holding the toctree of its children (so every theme shows the groups: a toctree
+    caption alone is not shown by furo and others). Pages keep the nav's order."""
+
+    def __init__(self, section: Section, index_doc: str) -> None:
+        self.section = section
+        self.index_doc = index_doc
+        self.groups: dict[str, bytes] = {}  #: generated file (relative to the mount) -> text
+        self.titles: dict[str, str] = {}  #: docname -> group title
+        self.listed: set[str] = set()  #: docnames the nav lists
+        self._slugs: set[str] = set()
+        taken = {posixpath.dirname(p.dest).split("/", 1)[0] for p in section.pages.values()}
+        self.folder = GROUPS_DIR
+        while self.folder in taken:
+            self.folder = "_" + self.folder
+        self.index_toctree = self._toctree(self._entries(section.nav, ""), hidden=True)
+
+    def _slug(self, title: str, parent: str) -> str:
+        base = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "group"
+        slug = f"{parent}--{base}" if parent else base
+        unique, n = slug, 1
+        while unique in self._slugs:
+            n += 1
+            unique = f"{slug}-{n}"
+        self._slugs.add(unique)
+        return unique
+
+    def _entries(self, items: list[NavItem], parent: str) -> list[str]:
+        out: list[str] = []
+        for item in items:
+            if isinstance(item, NavPage):
+                docname = _docname(self.section, item.path)
+                if docname == self.index_doc:
+                    continue  # the landing page is the parent of them all
+                self.listed.add(docname)
+                out.append(_page_entry(self.section, item))
+            elif isinstance(item, NavLink):
+                out.append(f"{_toctree_title(item.title)} <{item.url}>")
+            elif isinstance(item, NavGroup):
+                slug = self._slug(item.title, parent)
+                children = self._entries(item.children, slug)
+                if not children:
+                    continue
+                rel = f"{self.folder}/{slug}.md"
+                docname = _docname(self.section, rel)
+                self.titles[docname] = item.title
+                self.groups[rel] = (f"# {escape_inline(item.title)}\n\n"
+                                    + self._toctree(children, hidden=False)).encode("utf-8")
+                out.append(f"{_toctree_title(item.title)} </{docname}>")
+        return out
+
+    @staticmethod
+    def _toctree(entries: list[str], *, hidden: bool) -> str:
+        if not entries:
+            return ""
+        head = "```{toctree}\n" + (":hidden:\n" if hidden else ":maxdepth: 1\n")
+        return head + "\n" + "\n".join(entries) + "\n```\n"
 
 
 def _with_toctree(content: str, body_start: int, toctree: str) -> str:
@@ -392,30 +447,25 @@ def _with_toctree(content: str, body_start: int, toctree: str) -> str:
     return f"{content[:at]}\n{toctree}\n{content[at:]}"
 
 
+HEADING_RE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]|^[^\n]+\n[ \t]{0,3}(?:=+|-+)[ \t]*$", re.M)
+
+
+def _with_title(content: str, body_start: int, title: str) -> str:
+    """A page without any heading (Mintlify shows the front matter title, and an OpenAPI page
+    has no body at all) gets its title as a heading: a toctree links only to documents with
+    a section, and the nav must list every page."""
+    if HEADING_RE.search(content, body_start):
+        return content
+    return f"{content[:body_start]}# {escape_inline(title)}\n\n{content[body_start:]}"
+
+
+def _stem_title(path: str) -> str:
+    return re.sub(r"[-_]+", " ", posixpath.splitext(posixpath.basename(path))[0]).strip().title()
+
+
 def _toctree_title(title: str) -> str:
     # a toctree entry is "Title <target>": keep its own angle brackets from being read as one
     return " ".join(title.replace("<", "\\<").split())
-
-
-def toctrees(section: Section, index_doc: str) -> str:
-    """MyST toctree directives for the section index: ungrouped pages, then one per group."""
-    base = posixpath.dirname(index_doc)
-    blocks: list[tuple[str | None, list[str]]] = []
-    loose: list[NavItem] = []
-    for item in section.nav:
-        if isinstance(item, NavGroup):
-            blocks.append((item.title, _entries(item.children, section, base)))
-        elif not (isinstance(item, NavPage) and _docname(section, item.path) == index_doc):
-            loose.append(item)
-    if loose:
-        blocks.insert(0, (None, _entries(loose, section, base)))
-    out = []
-    for caption, entries in blocks:
-        if not entries:
-            continue
-        head = "```{toctree}\n:hidden:\n" + (f":caption: {caption}\n" if caption else "")
-        out.append(head + "\n" + "\n".join(entries) + "\n```\n")
-    return "\n".join(out)
 
 
 # -- state ---------------------------------------------------------------------------------
@@ -441,6 +491,8 @@ class State:
     #: per source: (web_url, commit or ref) for permalinks resolved at write time
     permalinks: dict[str, tuple[str | None, str]] = field(default_factory=dict)
     pins: dict[str, str | None] = field(default_factory=dict)
+    #: injected pages the section's nav does not list (no toctree holds them)
+    orphans: set[str] = field(default_factory=set)
 
 
 def _state(app: Sphinx) -> State:
@@ -514,12 +566,21 @@ def on_builder_inited(app: Sphinx) -> None:
         folder = GeneratedFolder(srcdir, section)
         folder.claim()
         files: dict[str, bytes | Path] = {}
-        index_doc = _docname(section, "index.md") if "index.md" in section.pages else None
+        landing = landing_page(section)
+        index_doc = _docname(section, landing.path) if landing else f"{section.mount}/index"
+        nav = NavDocuments(section, index_doc)
+        for rel, text in nav.groups.items():
+            files[rel] = text
+            docname = _docname(section, rel)
+            state.pages[docname] = PageInfo(nav.titles[docname], {}, None)
         for page in section.pages.values():
             content = page.content
             docname = _docname(section, page.path)
+            content = _with_title(content, page.body_start, page.title or _stem_title(page.path))
             if docname == index_doc:
-                content = _with_toctree(content, page.body_start, toctrees(section, docname))
+                content = _with_toctree(content, page.body_start, nav.index_toctree)
+            elif docname not in nav.listed:
+                state.orphans.add(docname)  # built and linkable, as MkDocs' not-in-nav pages
             if section.source.sandboxed:
                 # no front matter reaches MyST (html_meta, myst: options, substitutions);
                 # blank lines keep the line numbers of the upstream page
@@ -534,10 +595,9 @@ def on_builder_inited(app: Sphinx) -> None:
                                             description if isinstance(description, str) else None,
                                             page.extra.get("banner_html"),
                                             PIN_SCHEME + ":" in content)
-        if index_doc is None:
-            index_doc = f"{section.mount}/index"
-            files["index.md"] = (f"# {section.source.title}\n\n"
-                                 + toctrees(section, index_doc)).encode("utf-8")
+        if landing is None:
+            files["index.md"] = (f"# {escape_inline(section.source.title)}\n\n"
+                                 + nav.index_toctree).encode("utf-8")
             state.pages[index_doc] = PageInfo(section.source.title, {}, None)
         for asset in section.assets.values():
             files[asset.path] = asset.abs_path
@@ -657,6 +717,13 @@ class RawIdDomain(Domain):
         pass  # it keeps no data of its own: the labels live in the std domain
 
 
+def on_doctree_read_orphans(app: Sphinx, doctree: nodes.document) -> None:
+    """Pages the nav does not list are orphans (built, linkable, in no toctree), as on the
+    upstream's own site."""
+    if app.env.docname in _state(app).orphans:
+        app.env.metadata[app.env.docname]["orphan"] = True
+
+
 def on_doctree_read_titles(app: Sphinx, doctree: nodes.document) -> None:
     """Front matter titles win over the first heading, as in MkDocs."""
     info = _state(app).pages.get(app.env.docname)
@@ -709,6 +776,14 @@ def _current_blob_url(app: Sphinx, prov: dict[str, Any]) -> str | None:
     if not web or not prov.get("source_path"):
         return None
     return web_link(web, "blob", commit, prov["source_path"])
+
+
+def on_env_get_outdated(app: Sphinx, env: Any, added: set[str], changed: set[str],
+                        removed: set[str]) -> list[str]:
+    """Pages that entered or left the nav re-read (their orphan mark is set when read)."""
+    orphans = _state(app).orphans
+    return [d for d in _state(app).pages if d in env.all_docs and
+            (d in orphans) != bool(env.metadata.get(d, {}).get("orphan"))]
 
 
 def on_env_get_updated(app: Sphinx, env: Any) -> list[str]:
@@ -782,7 +857,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-read", on_doctree_read_titles, priority=600)
     app.connect("doctree-read", on_doctree_read_raw_ids)
     app.add_domain(RawIdDomain)
+    # after the metadata collector (500), which fills the page's metadata from its docinfo
+    app.connect("doctree-read", on_doctree_read_orphans, priority=600)
     app.connect("html-page-context", on_html_page_context, priority=400)
+    app.connect("env-get-outdated", on_env_get_outdated)
     app.connect("env-get-updated", on_env_get_updated)
     app.connect("doctree-resolved", on_doctree_resolved)
     app.connect("build-finished", on_build_finished)

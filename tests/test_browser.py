@@ -122,6 +122,21 @@ def test_section_is_in_the_host_nav(harness: Harness, engine: str) -> None:
     tab.assert_clean()
 
 
+def test_groups_of_the_section_are_visible_in_its_nav(harness: Harness, engine: str) -> None:
+    """The upstream's folders are groups of the section's nav, shown by both themes (furo
+    shows no toctree captions: there each group is a page of its own), in the same order."""
+    tab = harness.open(engine)
+    tab.goto(tab.engine.url_of("index.md"))
+    nav = tab.page.locator(tab.engine.nav)
+    tops = []
+    for group in ("Getting Started", "User Guide"):
+        item = nav.get_by_text(group, exact=True).first
+        assert item.count() == 1 and item.is_visible(), f"{engine}: no visible group {group!r}"
+        tops.append(item.bounding_box()["y"])  # type: ignore[index]
+    assert tops == sorted(tops), f"{engine}: the groups are not in the upstream's order"
+    tab.assert_clean()
+
+
 def test_clicks_land_on_the_right_pages(harness: Harness, engine: str) -> None:
     tab = harness.open(engine)
     url = tab.engine.url_of

@@ -206,3 +206,40 @@ def test_init_writes_a_commented_config_and_the_lock(corpus_repo: Path, tmp_path
 def test_corpus_readme_agrees(corpus_repo: Path) -> None:
     assert "(7 pages and 8 images added, 11 pages modified)" in (CORPUS / "README.md").read_text()
     assert git(corpus_repo, "rev-parse", "v2") == V2
+
+
+def test_update_and_status_report_navigation_changes(tmp_path: Path, cache_dir: Path) -> None:
+    """A Mintlify upstream moves a page to another group and drops one from its docs.json."""
+    repo = tmp_path / "up"
+    pages = {f"docs/{p}.mdx": f"# {p}\n" for p in ("a", "b", "c", "d")}
+    nav_v1 = {"navigation": {"groups": [{"group": "Start", "pages": ["a", "b", "d"]},
+                                        {"group": "More", "pages": ["c"]}]}}
+    nav_v2 = {"navigation": {"groups": [{"group": "Start", "pages": ["a"]},
+                                        {"group": "More", "pages": ["c", "b"]}]}}
+    old = make_repo(repo, {**pages, "docs/docs.json": json.dumps(nav_v1)})
+    make_repo(repo, {"docs/docs.json": json.dumps(nav_v2)}, "move b, drop d")
+    site = config_dir(tmp_path, repo.as_uri(), old)
+    code, out, err = cli("status", cwd=site)
+    assert code == 0, err
+    assert "nav: moved b.mdx: Start → More" in out
+    assert "nav: left the nav: d.mdx" in out
+    code, out, err = cli("update", "--dry-run", cwd=site)
+    assert code == 0, err
+    assert "moved b.mdx: Start → More" in out
+    assert "out d.mdx" in out
+    assert "a.mdx" not in out  # it stayed where it was
+
+
+def test_status_reports_navigation_changes_of_an_upstream_mkdocs_yml(
+        tmp_path: Path, cache_dir: Path) -> None:
+    """The nav of an MkDocs upstream lives in mkdocs.yml, outside the docs folder."""
+    repo = tmp_path / "up"
+    old = make_repo(repo, {"docs/index.md": "# Home\n", "docs/a.md": "# A\n",
+                           "mkdocs.yml": "site_name: x\nnav:\n  - index.md\n  - a.md\n"})
+    make_repo(repo, {"mkdocs.yml": "site_name: x\nnav:\n  - index.md\n  - Group:\n"
+                                   "    - a.md\n"}, "group a")
+    site = config_dir(tmp_path, repo.as_uri(), old)
+    code, out, err = cli("status", cwd=site)
+    assert code == 0, err
+    assert "pages: 0 added, 0 changed, 0 removed; assets: 0 added" in out
+    assert "nav: moved a.md: top → Group" in out

@@ -61,7 +61,7 @@ def config_with(repo: str, extra_source: str = "", top: str = "") -> str:
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(("extra", "top", "expected"), [
     ("    mount_at: x\n", "", ["unknown key 'mount_at'", "did you mean 'mount'"]),
-    ("    nav: index.md\n", "", ["'nav' must be list", "nav:"]),
+    ("    nav: index.md\n", "", ["'nav' must be `auto`, `tree` or list", "nav:"]),
     ("", "offline: sometimes\n", ["'offline' must be bool"]),
     ("  - name: diffusion\n    repo: x\n", "", ["duplicate source name 'diffusion'"]),
     ("    mount: shared\n  - name: b\n    repo: x\n    mount: shared\n", "",

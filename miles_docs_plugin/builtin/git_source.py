@@ -9,12 +9,14 @@ fetch, still without blobs outside the docs folder.
 from __future__ import annotations
 
 import logging
+import posixpath
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import hookimpl
 from ..core.cache import Manifest, tree_from_manifest
+from ..core.config import ROOT_DOCS, docs_prefix
 from ..core.errors import ContentError, FetchError
 from ..core.git import GitError, git_object, run_git
 from ..core.model import Checkout, EntryKind
@@ -57,6 +59,14 @@ def fetch_commit(repo: Path, source: SourceConfig, commit: str) -> None:
                          hint=f"fix the pin: `miles-docs update {source.name}`") from None
 
 
+def mkdocs_config_paths(docs_dir: str) -> list[str]:
+    """Where an upstream MkDocs config next to ``docs_dir`` would be (repository paths)."""
+    if docs_dir == ROOT_DOCS:
+        return []
+    parent = posixpath.dirname(docs_dir)
+    return [posixpath.join(parent, name) for name in ("mkdocs.yml", "mkdocs.yaml")]
+
+
 def _parse_tree(output: str) -> tuple[dict[str, EntryKind], dict[str, str], dict[str, str],
                                       dict[str, tuple[str, str]]]:
     tree: dict[str, EntryKind] = {}
@@ -85,7 +95,9 @@ def checkout_into(tmp: Path, source: SourceConfig, commit: str) -> Manifest:
     run_git(["remote", "add", "origin", source.url.fetch_url], cwd=repo, what="git remote add")
     run_git(["config", "core.sparseCheckout", "true"], cwd=repo, what="git config")
     (repo / ".git" / "info").mkdir(parents=True, exist_ok=True)
-    (repo / ".git" / "info" / "sparse-checkout").write_text(f"/{source.docs_dir}/\n", "utf-8")
+    beside = mkdocs_config_paths(source.docs_dir)
+    (repo / ".git" / "info" / "sparse-checkout").write_text(
+        "".join(f"/{p}\n" for p in [docs_prefix(source.docs_dir) or "*", *beside]), "utf-8")
     fetch_commit(repo, source, commit)
     head = run_git(["rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}"], cwd=repo,
                    what="verifying the commit").stdout.strip()
@@ -96,7 +108,7 @@ def checkout_into(tmp: Path, source: SourceConfig, commit: str) -> Manifest:
                       what="listing the tree").stdout
     tree, blobs, modes, objects = _parse_tree(listing)
     commit_object = git_object(repo, "commit", commit)
-    if tree.get(source.docs_dir) != "tree":
+    if source.docs_dir != ROOT_DOCS and tree.get(source.docs_dir) != "tree":
         raise ContentError(
             f"docs_dir {source.docs_dir!r} does not exist at commit {commit} of "
             f"{source.url.display}", hint="set `docs_dir:` to the docs folder of that repository")
@@ -108,9 +120,17 @@ def checkout_into(tmp: Path, source: SourceConfig, commit: str) -> Manifest:
     date = run_git(["show", "-s", "--format=%cI", commit], cwd=repo,
                    what="reading the commit date").stdout.strip()
     files = tmp / "files"
+    if source.docs_dir == ROOT_DOCS:  # the whole repository is the docs folder
+        shutil.rmtree(repo / ".git")
+        repo.rename(files)
+        return Manifest(source.url.display, commit, source.docs_dir, date, tree, blobs, modes,
+                        objects, commit_object)
     target = files / source.docs_dir
     target.parent.mkdir(parents=True, exist_ok=True)
     (repo / source.docs_dir).rename(target)
+    for path in beside:  # the upstream's MkDocs config: its nav is the section's nav
+        if tree.get(path) == "blob" and (repo / path).is_file():
+            (repo / path).rename(files / path)
     shutil.rmtree(repo)
     return Manifest(source.url.display, commit, source.docs_dir, date, tree, blobs, modes,
                     objects, commit_object)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from .. import hookimpl
+from ..core.config import docs_prefix
 from ..core.errors import Severity
 from ..core.markdown import LINK_ATTRS, LinkRef, escape_destination, rewrite
 from ..core.model import (
@@ -46,12 +47,13 @@ from ..core.model import (
 )
 from ..core.sanitize import UNSAFE_SCHEMES, unsafe_url, url_scheme
 from ..core.urls import web_link
+from .redirects import redirected
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext
 
 SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
-INDEX_NAMES = ("index.md", "README.md", "readme.md", "index.mdx")
+INDEX_NAMES = ("index.md", "index.mdx", "README.md", "readme.md")
 
 
 def _section_of(page: Page, ctx: BuildContext) -> Section:
@@ -76,6 +78,8 @@ def find_page(section: Section, rel: str) -> str | None:
     pages = section.pages
     if rel in pages and not folder:
         return rel
+    if rel in section.superseded:
+        return section.superseded[rel]
     if rel == "":
         candidates = list(INDEX_NAMES)
     elif folder:
@@ -87,6 +91,8 @@ def find_page(section: Section, rel: str) -> str | None:
     for candidate in candidates:
         if candidate in pages:
             return candidate
+        if candidate in section.superseded:  # lost its URL to another file: go there
+            return section.superseded[candidate]
     return None
 
 
@@ -163,11 +169,21 @@ def _other_source(url: str, ctx: BuildContext) -> Target | None:
             continue
         path, _query, anchor = _split(m.group(1))
         docs = section.source.docs_dir
-        if path == docs or path.startswith(docs + "/"):
-            hit = _resolve_in_docs(section, path[len(docs) + 1:], anchor, ctx)
+        if path == docs or path.startswith(docs_prefix(docs)):
+            hit = _resolve_in_docs(section, path[len(docs_prefix(docs)):], anchor, ctx)
             if isinstance(hit, PageTarget):
                 return hit
     return None
+
+
+def _redirected(section: Section, path: str, anchor: str | None,
+                ctx: BuildContext) -> Target | None:
+    """A link to a path the upstream redirects (its ``docs.json`` ``redirects``)."""
+    def lookup(rel: str, anchor: str | None) -> Target | None:
+        hit = _resolve_in_docs(section, rel, anchor, ctx)
+        return hit if isinstance(hit, (PageTarget, AssetTarget)) else None
+
+    return redirected(section, path, anchor, lookup)
 
 
 @hookimpl(trylast=True)
@@ -200,7 +216,8 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
     docs = section.source.docs_dir
     if path.startswith("/"):
         # Mintlify and other doc sites resolve "/x" against the docs root.
-        target = _resolve_in_docs(section, path.lstrip("/"), anchor, ctx)
+        target = _resolve_in_docs(section, path.lstrip("/"), anchor, ctx) or _redirected(
+            section, path, anchor, ctx)
         return target or UnresolvedTarget(f"no page or file matches the site-root link {url}",
                                           f"upstream pages live under {docs}/",
                                           repo_path=posixpath.normpath(docs + path))
@@ -212,13 +229,14 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
                                 unsafe=True)
     if repo_path == ".git" or repo_path.startswith(".git/"):
         return UnresolvedTarget(f"{url} points into .git", "fix the link upstream", unsafe=True)
-    if repo_path == docs or repo_path.startswith(docs + "/"):
-        rel = repo_path[len(docs) + 1:]
+    if repo_path == docs or repo_path.startswith(docs_prefix(docs)):
+        rel = "" if repo_path == docs else repo_path[len(docs_prefix(docs)):]
         if path.endswith("/") and rel:
             rel += "/"  # normpath dropped it; a trailing slash names a folder
         if not path:
             return PageTarget(section.source.name, page.path, anchor)
-        target = _resolve_in_docs(section, rel, anchor, ctx)
+        target = _resolve_in_docs(section, rel, anchor, ctx) or _redirected(
+            section, rel, anchor, ctx)
         return target or UnresolvedTarget(f"{url} matches no page or file in {docs}/",
                                           "fix the link upstream", repo_path=repo_path)
     kind = section.checkout.tree.kind(repo_path)

@@ -1,8 +1,11 @@
-"""Built-in nav: the source's ``nav:`` (MkDocs syntax) or, without one, every page.
+"""Built-in nav: the upstream's own navigation, the folder tree, or the source's ``nav:`` list.
 
-Without ``nav:``, ``index.md`` comes first, then pages and folders in name order; folders become
-groups titled after their name (``getting-started`` → "Getting Started"), like MkDocs' own
-automatic navigation.
+``nav: auto`` (the default) takes the upstream's navigation (:mod:`..core.upstream`: Mintlify
+``docs.json`` / ``mint.json``, or an MkDocs ``mkdocs.yml`` next to the docs folder), its page
+references matched to pages by the same rules as links; without one it is ``tree``: the index
+first, then pages and folders in name order, folders as groups titled after their name
+(``getting-started`` → "Getting Started"), like MkDocs' own automatic navigation. A list is
+MkDocs ``nav`` syntax. Pages a listed nav leaves out are reported (``unlisted``, for ``check``).
 """
 
 from __future__ import annotations
@@ -96,14 +99,62 @@ def _sidebar_title(section: Section, path: str) -> str | None:
     return sidebar.strip() if isinstance(sidebar, str) and sidebar.strip() else None
 
 
+def _upstream_nav(items: list[NavItem], section: Section, ctx: BuildContext,
+                  where: str) -> list[NavItem]:
+    """The upstream's navigation with its references matched to pages (same rules as links:
+    ``x``, ``x.md``, ``x.mdx``, ``x/index``); entries without a page are reported."""
+    out: list[NavItem] = []
+    for item in items:
+        if isinstance(item, NavGroup):
+            children = _upstream_nav(item.children, section, ctx, where)
+            if children:
+                out.append(NavGroup(item.title, children))
+        elif isinstance(item, NavLink):
+            out.append(item)
+        else:
+            ref = item.path.split("#", 1)[0]
+            page = find_page(section, ref)
+            if page is None:
+                what = ("a snippet, not a page" if _snippet(section, ref) else
+                        f"not a page of {section.source.docs_dir}/")
+                section.diagnostics.append(Diagnostic(
+                    section.source.name, where, None, "nav",
+                    f"the upstream navigation lists {item.path!r}, which is {what}; left out",
+                    _severity(ctx)))
+                continue
+            out.append(NavPage(page, item.title or _sidebar_title(section, page)))
+    return out
+
+
+def _snippet(section: Section, ref: str) -> bool:
+    ref = ref.strip("/")
+    return any(p in section.snippets for p in (ref, ref + ".md", ref + ".mdx"))
+
+
+def _severity(ctx: BuildContext) -> Severity:
+    return {"warn": Severity.WARNING, "error": Severity.ERROR,
+            "ignore": Severity.INFO}[ctx.config.unresolved]
+
+
+def tree_nav(section: Section) -> list[NavItem]:
+    """Every page, folders as groups, each folder's index first."""
+    items = auto_nav(list(section.pages))
+    for item in nav_pages(items):
+        item.title = _sidebar_title(section, item.path)
+    return items
+
+
 @hookimpl(trylast=True)
 def mdp_build_nav(section: Section, ctx: BuildContext) -> list[NavItem] | None:
     config = section.source.nav
-    if config is None:
-        items = auto_nav(list(section.pages))
-        for item in nav_pages(items):
-            item.title = _sidebar_title(section, item.path)
-        return items
+    upstream = section.upstream
+    if config == "tree":
+        return tree_nav(section)
+    if config == "auto":
+        if upstream is None or upstream.nav is None:
+            return tree_nav(section)
+        where = section.repo_path(upstream.file)
+        return _upstream_nav(upstream.nav, section, ctx, where)
     where = f"{ctx.config.config_file or 'config'}: sources.{section.source.name}.nav"
     try:
         return _parse(config, section, ctx, where)
@@ -112,15 +163,31 @@ def mdp_build_nav(section: Section, ctx: BuildContext) -> list[NavItem] | None:
 
         raise ConfigError(str(exc), where=where,
                           hint="use MkDocs nav syntax: `- path.md` or `- Title: path.md` or "
-                               "`- Group: [...]`") from None
+                               "`- Group: [...]`, or `auto` / `tree`") from None
+
+
+def uses_listed_nav(section: Section) -> bool:
+    """Does the section's nav come from a list (configured or upstream), not the tree?"""
+    config = section.source.nav
+    if isinstance(config, list):
+        return True
+    return config == "auto" and section.upstream is not None and section.upstream.nav is not None
 
 
 @hookimpl
 def mdp_collect_diagnostics(section: Section, ctx: BuildContext) -> list[Diagnostic] | None:
-    if section.source.nav is None:
-        return None
+    found: list[Diagnostic] = []
+    upstream = section.upstream
+    if upstream is not None:
+        where = section.repo_path(upstream.file)
+        found += [Diagnostic(section.source.name, where, None, "upstream", message,
+                             Severity.WARNING if problem else Severity.INFO)
+                  for message, problem in upstream.notes]
+    if not uses_listed_nav(section):
+        return found
     listed = {item.path for item in nav_pages(section.nav)}
-    missing = sorted(p for p in section.pages if p not in listed)
-    return [Diagnostic(section.source.name, section.repo_path(p), None, "unlisted",
-                       f"{p} is not listed in the nav of source {section.source.name!r}",
-                       Severity.INFO) for p in missing]
+    missing = sorted(p for p, page in section.pages.items()
+                     if p not in listed and not page.extra.get("generated"))
+    return found + [Diagnostic(section.source.name, section.repo_path(p), None, "unlisted",
+                               f"{p} is not listed in the nav of source {section.source.name!r} "
+                               "(built, reachable by link)", Severity.INFO) for p in missing]

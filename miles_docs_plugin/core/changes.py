@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .collect import is_page
+from .config import docs_prefix
 from .git import numstat
-from .model import Checkout
+from .model import Checkout, NavGroup, NavItem, NavPage
 
 
 @dataclass
@@ -26,11 +27,16 @@ class Changelog:
     assets_removed: list[str] = field(default_factory=list)
     assets_changed: list[str] = field(default_factory=list)
     unlisted: list[str] = field(default_factory=list)  #: pages the configured nav leaves out
+    #: nav changes: (page, old place, new place) for pages that moved between groups
+    nav_moved: list[tuple[str, str, str]] = field(default_factory=list)
+    nav_left: list[str] = field(default_factory=list)  #: pages the nav no longer lists
+    nav_entered: list[str] = field(default_factory=list)  #: pages the nav lists now
 
     @property
     def empty(self) -> bool:
         return not (self.pages_added or self.pages_removed or self.pages_changed
-                    or self.assets_added or self.assets_removed or self.assets_changed)
+                    or self.assets_added or self.assets_removed or self.assets_changed
+                    or self.nav_moved or self.nav_left or self.nav_entered)
 
     def as_dict(self) -> dict[str, Any]:
         def pages(items: list[Change]) -> list[dict[str, Any]]:
@@ -41,15 +47,18 @@ class Changelog:
             "pages_changed": pages(self.pages_changed), "assets_added": self.assets_added,
             "assets_removed": self.assets_removed, "assets_changed": self.assets_changed,
             "unlisted": self.unlisted,
+            "nav_moved": [{"path": p, "from": a, "to": b} for p, a, b in self.nav_moved],
+            "nav_left": self.nav_left, "nav_entered": self.nav_entered,
         }
 
 
 def _docs_files(checkout: Checkout) -> dict[str, str]:
     """docs-relative path -> blob id (or "" for a local working copy, where none is known)."""
     docs = checkout.source.docs_dir
+    prefix = docs_prefix(docs)
     out = {}
     for repo_path in checkout.tree.files_under(docs):
-        out[repo_path[len(docs) + 1:]] = checkout.tree.blobs.get(repo_path, "")
+        out[repo_path[len(prefix):]] = checkout.tree.blobs.get(repo_path, "")
     return out
 
 
@@ -98,10 +107,34 @@ def changelog(old: Checkout, new: Checkout) -> Changelog:
                 log.pages_removed.append(Change(rel, 0, r))
             else:
                 log.assets_removed.append(rel)
-    if new.source.nav is not None:
+    if isinstance(new.source.nav, list):
         listed = nav_paths(new.source.nav)
         log.unlisted = sorted(p for p in after if is_page(p) and p not in listed)
     return log
+
+
+def nav_places(items: list[NavItem], trail: tuple[str, ...] = ()) -> dict[str, str]:
+    """Page path -> where the nav lists it first (``Models / Qwen``; "" for the top)."""
+    places: dict[str, str] = {}
+    for item in items:
+        if isinstance(item, NavPage):
+            places.setdefault(item.path, " / ".join(trail))
+        elif isinstance(item, NavGroup):
+            for path, place in nav_places(item.children, (*trail, item.title)).items():
+                places.setdefault(path, place)
+    return places
+
+
+def add_nav_changes(log: Changelog, old: list[NavItem], new: list[NavItem]) -> None:
+    """Pages that moved to another group, left the nav or entered it."""
+    before, after = nav_places(old), nav_places(new)
+    removed = {c.path for c in log.pages_removed}
+    added = {c.path for c in log.pages_added}
+    # a page that is new or gone is said above; here: pages that stay, but not in the nav
+    log.nav_left = sorted(p for p in before if p not in after and p not in removed)
+    log.nav_entered = sorted(p for p in after if p not in before and p not in added)
+    log.nav_moved = sorted((p, before[p], after[p]) for p in before
+                           if p in after and before[p] != after[p])
 
 
 def format_changelog(log: Changelog) -> list[str]:
@@ -119,4 +152,9 @@ def format_changelog(log: Changelog) -> list[str]:
     block("assets changed", [f"~ {p}" for p in log.assets_changed])
     if log.unlisted:
         block("pages not in the nav", [f"? {p}" for p in log.unlisted])
+    if log.nav_moved or log.nav_left or log.nav_entered:
+        block("nav: pages moved", [f"moved {p}: {a or 'top'} → {b or 'top'}"
+                                   for p, a, b in log.nav_moved])
+        block("nav: pages no longer listed", [f"out {p}" for p in log.nav_left])
+        block("nav: pages listed now", [f"in {p}" for p in log.nav_entered])
     return lines

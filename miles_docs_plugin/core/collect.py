@@ -7,12 +7,16 @@ import posixpath
 import re
 from typing import Any
 
+import pathspec
 import yaml
 
 from .cache import CacheEntryInvalid
-from .errors import ContentError
+from .config import docs_prefix
+from .conventions import index_rule, is_hidden, snippet_paths
+from .errors import ContentError, Severity
 from .integrity import IntegrityError, blob_id, verify_commit
-from .model import PAGE_SUFFIXES, Checkout, Page, Section
+from .model import PAGE_SUFFIXES, Checkout, Page, Section, nav_pages
+from .upstream import UpstreamSite, read_upstream
 
 #: The same front matter rule as MkDocs (``mkdocs.utils.meta``): ``---`` lines around YAML.
 FRONT_MATTER_RE = re.compile(r"\A-{3}[ \t]*\r?\n(.*?\r?\n)??(?:\.{3}|-{3})[ \t]*(?:\r?\n|\Z)", re.S)
@@ -106,7 +110,7 @@ def _resolve_symlink(checkout: Checkout, path: str) -> tuple[str | None, str]:
             return None, f"is a symlink that points outside the repository ({target!r}, not " \
                          "followed)"
         docs = checkout.source.docs_dir
-        if not (joined == docs or joined.startswith(docs + "/")):
+        if not (joined == docs or joined.startswith(docs_prefix(docs))):
             return None, f"is a symlink to {joined!r}, outside {docs}/ (not followed)"
         kind = checkout.tree.kind(joined)
         if kind == "link":
@@ -151,7 +155,7 @@ def verify_entry(checkout: Checkout) -> None:
         verify_commit(checkout.commit or "", tree.commit_object, tree.objects)
     except IntegrityError as exc:
         raise CacheEntryInvalid(str(exc)) from None
-    prefix = checkout.source.docs_dir + "/"
+    prefix = docs_prefix(checkout.source.docs_dir)
     for path, kind in tree.entries.items():
         if kind == "blob" and path.startswith(prefix) and not is_page(path):
             verify_file(checkout, path)
@@ -192,9 +196,12 @@ def collect(checkout: Checkout, ctx_report: Any, *, max_page_bytes: int) -> Sect
     source = checkout.source
     section = Section(source=source, checkout=checkout, pages={}, assets={}, nav=[])
     docs = source.docs_dir
-    prefix = docs + "/"
+    prefix = docs_prefix(docs)
+    others: list[str] = []
     for repo_path in sorted(checkout.tree.files_under(docs)):
         rel = repo_path[len(prefix):]
+        if is_hidden(rel):
+            continue  # dot-folders and dot-files are never pages, nor published
         problem = name_problem(rel)
         if problem:
             ctx_report(section, rel, None, "name", f"{rel!r} {problem}; skipped (rename it "
@@ -211,6 +218,7 @@ def collect(checkout: Checkout, ctx_report: Any, *, max_page_bytes: int) -> Sect
             section.aliases[rel] = target
         if not is_page(rel):
             verify_file(checkout, read_path)
+            others.append(rel)
             continue
         size = (checkout.root / read_path).stat().st_size
         if size > max_page_bytes:
@@ -245,4 +253,65 @@ def collect(checkout: Checkout, ctx_report: Any, *, max_page_bytes: int) -> Sect
         if isinstance(title, (str, int, float)) and str(title).strip():
             page.title = str(title).strip()
         section.pages[rel] = page
+    section.upstream = _upstream(checkout)
+    apply_conventions(section, others, ctx_report)
     return section
+
+
+def _upstream(checkout: Checkout) -> UpstreamSite | None:
+    """The upstream's docs.json / mint.json / mkdocs.yml, read from the verified checkout."""
+    def read_repo(repo_path: str) -> bytes | None:
+        if not checkout.tree.is_file(repo_path):
+            return None
+        try:
+            return read_verified(checkout, repo_path)
+        except FileNotFoundError:  # a cache entry from before this file was fetched
+            raise CacheEntryInvalid(f"{repo_path} is missing from the cache entry") from None
+
+    docs = checkout.source.docs_dir
+    return read_upstream(lambda rel: read_repo(docs_prefix(docs) + rel), read_repo, docs)
+
+
+def _upstream_listed(section: Section) -> set[str] | None:
+    """The pages the upstream's navigation names (None when it has none)."""
+    site = section.upstream
+    if site is None or site.nav is None:
+        return None
+    out: set[str] = set()
+    for item in nav_pages(site.nav):
+        ref = item.path.split("#", 1)[0].strip("/")
+        stem = posixpath.splitext(ref)[0] if ref.endswith(PAGE_SUFFIXES) else ref
+        out |= {ref, stem + ".md", stem + ".mdx", f"{stem}/index.md", f"{stem}/index.mdx"}
+    return out
+
+
+def apply_conventions(section: Section, others: list[str], report: Any) -> None:
+    """Take snippets out of the pages, and give every URL exactly one page (the index rule);
+    pages that lose their URL are reported by name, and links to them go to the winner."""
+    site = section.upstream
+    if site is not None and site.exclude:
+        spec = pathspec.GitIgnoreSpec.from_lines(site.exclude)
+        for path in sorted(p for p in section.pages if spec.match_file(p)):
+            del section.pages[path]
+            report(section, path, None, "excluded",
+                   f"{path} is not built: the upstream's {site.kind} excludes it "
+                   "(exclude_docs, draft_docs or MkDocs' defaults)", Severity.INFO)
+    listed = _upstream_listed(section)
+    snippets = snippet_paths({p: page.text for p, page in section.pages.items()}, others,
+                             listed.__contains__ if listed is not None else None)
+    for path in sorted(snippets):
+        page = section.pages.pop(path, None)
+        if page is not None:
+            section.snippets[path] = page
+    mintlify = section.upstream is not None and section.upstream.kind in ("docs.json",
+                                                                          "mint.json")
+    rule = index_rule(section.pages, readme_index=not mintlify)
+    for path, dest in rule.dests.items():
+        section.pages[path].dest = dest
+    for loser, winner in sorted(rule.losers.items()):
+        del section.pages[loser]
+        section.superseded[loser] = winner
+        report(section, loser, None, "index",
+               f"{loser} is left out: {winner} has the same URL and wins "
+               "(index.md, then index.mdx, then README.md; x/index.md over x.md; .md over "
+               ".mdx); links to it go to that page", Severity.INFO)

@@ -68,8 +68,11 @@ def _is_banner(v: Any) -> bool:
     return v is None or isinstance(v, (bool, str))
 
 
+NAV_MODES = ("auto", "tree")
+
+
 def _is_nav(v: Any) -> bool:
-    return v is None or isinstance(v, list)
+    return v is None or isinstance(v, list) or v in NAV_MODES
 
 
 def _is_links(v: Any) -> bool:
@@ -85,15 +88,18 @@ SOURCE_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("ref", "string", "main",
               "Branch, tag or commit that `miles-docs update` follows. Builds never follow it: "
               "they use the commit in the lock file.", check=_is_str),
-    FieldSpec("docs_dir", "string", "docs", "Folder of the docs inside the repository.",
+    FieldSpec("docs_dir", "string", "docs",
+              "Folder of the docs inside the repository; `.` is the repository root.",
               check=_is_str),
     FieldSpec("mount", "string", "<name>",
               "URL prefix of the section in the host site (a relative path, no `..`).",
               check=_is_opt_str),
     FieldSpec("title", "string", "<Name>", "Navigation title of the section.", check=_is_opt_str),
-    FieldSpec("nav", "list", None,
-              "Navigation of the section, in MkDocs `nav` syntax, paths relative to `docs_dir`. "
-              "Default: every page, `index.md` first, folders as groups.", check=_is_nav),
+    FieldSpec("nav", "`auto`, `tree` or list", "auto",
+              "Navigation of the section. `auto`: the upstream's own (Mintlify `docs.json` / "
+              "`mint.json` `navigation`, or the `nav:` of a `mkdocs.yml` next to `docs_dir`), "
+              "else `tree`. `tree`: every page, the index first, folders as groups. A list: "
+              "MkDocs `nav` syntax, paths relative to `docs_dir`.", check=_is_nav),
     FieldSpec("web_url", "string", "derived from `repo`",
               "Public web address of the repository, for permalinks, edit links and banners. "
               "Derived from GitHub/GitLab `repo` URLs.", check=_is_opt_str),
@@ -161,7 +167,7 @@ class SourceConfig:
     docs_dir: str
     mount: str
     title: str
-    nav: list[Any] | None
+    nav: list[Any] | str  #: "auto", "tree" or an explicit MkDocs-style list
     web_url: str | None
     site_url: str | None
     edit_uri: str | None
@@ -251,6 +257,14 @@ def _clean_rel(path: str, what: str, where: str) -> str:
     return "/".join(parts)
 
 
+ROOT_DOCS = "."  #: ``docs_dir`` of a repository whose root is the docs folder
+
+
+def docs_prefix(docs_dir: str) -> str:
+    """What repository paths of the docs folder start with (``docs/``; "" for the root)."""
+    return "" if docs_dir == ROOT_DOCS else docs_dir + "/"
+
+
 def _default_title(name: str) -> str:
     return re.sub(r"[-_]+", " ", name).strip().title()
 
@@ -274,7 +288,14 @@ def _parse_source(raw: Any, index: int, config_file: Path | None, base_dir: Path
         raise ConfigError(f"source name {name!r} may only hold letters, digits, '.', '_' and '-'",
                           where=where, hint="it is used as a lock key and a folder name")
     url = parse_repo_url(raw["repo"], base_dir=base_dir, where=f"{where}: repo")
-    docs_dir = _clean_rel(raw.get("docs_dir") or "docs", "docs_dir", where)
+    raw_docs = raw.get("docs_dir") or "docs"
+    if raw_docs.strip() in (".", "./"):
+        docs_dir = ROOT_DOCS  # a standalone docs repository (most Mintlify sites)
+    elif raw_docs.strip() and raw_docs.strip().strip("/") == "":
+        raise ConfigError(f"docs_dir {raw_docs!r} must be a relative path", where=where,
+                          hint="write '.' for the repository root")
+    else:
+        docs_dir = _clean_rel(raw_docs, "docs_dir", where)
     mount = _clean_rel(raw.get("mount") or name, "mount", where)
     local_raw = env.get(local_env_var(name)) or raw.get("local")
     local = (base_dir / local_raw).resolve() if local_raw else None
@@ -287,7 +308,7 @@ def _parse_source(raw: Any, index: int, config_file: Path | None, base_dir: Path
         docs_dir=docs_dir,
         mount=mount,
         title=raw.get("title") or _default_title(name),
-        nav=raw.get("nav"),
+        nav=raw["nav"] if raw.get("nav") is not None else "auto",
         web_url=(raw.get("web_url") or url.web_url or None),
         site_url=(raw.get("site_url") or "").rstrip("/") or None,
         edit_uri=raw.get("edit_uri"),

@@ -167,11 +167,11 @@ def resolve_ref(fetch_url: str, ref: str, *, display: str) -> str:
 
 
 def history(repo: Path, fetch_url: str, old: str, ref: str, docs_dir: str, *,
-            display: str) -> tuple[str, int, list[tuple[str, str]]]:
+            display: str, also: Sequence[str] = ()) -> tuple[str, int, list[tuple[str, str]]]:
     """Fetch ``ref`` (trees only) into the empty repository ``repo`` and compare it with ``old``.
 
-    Returns (tip commit, commits from ``old`` to the tip, changed docs files as
-    (status letter, path)).
+    Returns (tip commit, commits from ``old`` to the tip, changed docs files, and changed
+    files among ``also``, as (status letter, path)).
     """
     run_git(["init", "--quiet", "--template=", str(repo)], what="git init")
     run_git(["fetch", "--quiet", "--filter=blob:none", "--no-tags", "--", fetch_url, ref],
@@ -184,7 +184,7 @@ def history(repo: Path, fetch_url: str, old: str, ref: str, docs_dir: str, *,
                 cwd=repo, what=f"fetching the pin {old[:7]} of {display}")
     count = int(run_git(["rev-list", "--count", f"{old}..{tip}"], cwd=repo,
                         what="counting commits").stdout.strip() or 0)
-    diff = run_git(["diff", "--name-status", "--no-renames", old, tip, "--", docs_dir],
+    diff = run_git(["diff", "--name-status", "--no-renames", old, tip, "--", docs_dir, *also],
                    cwd=repo, what="comparing trees").stdout
     changes = [(line[0], line.split("\t", 1)[1]) for line in diff.splitlines() if "\t" in line]
     return tip, count, changes

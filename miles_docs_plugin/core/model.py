@@ -7,11 +7,14 @@ import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from .config import SourceConfig
+from .config import SourceConfig, docs_prefix
 from .errors import Diagnostic
 from .markdown import ScanResult
+
+if TYPE_CHECKING:
+    from .upstream import UpstreamSite
 
 PAGE_SUFFIXES = (".md", ".mdx", ".markdown")
 
@@ -89,12 +92,13 @@ class LocalTree(RepoTree):
         for dirpath, dirnames, filenames in os.walk(base):
             dirnames[:] = sorted(d for d in dirnames if d != ".git")
             rel = Path(dirpath).relative_to(self.root).as_posix()
+            prefix = "" if rel == "." else rel + "/"
             for d in list(dirnames):
                 if (Path(dirpath) / d).is_symlink():
-                    self.entries[f"{rel}/{d}"] = "link"
-                    yield f"{rel}/{d}"
+                    self.entries[f"{prefix}{d}"] = "link"
+                    yield f"{prefix}{d}"
             for name in sorted(filenames):
-                path = f"{rel}/{name}"
+                path = f"{prefix}{name}"
                 self.entries[path] = "link" if (Path(dirpath) / name).is_symlink() else "blob"
                 yield path
 
@@ -251,6 +255,12 @@ class Section:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     #: symlinks inside docs_dir that were followed: path -> repository path of the target
     aliases: dict[str, str] = field(default_factory=dict)
+    #: snippet files (never pages; inlined where pages use them), by path relative to docs_dir
+    snippets: dict[str, Page] = field(default_factory=dict)
+    #: pages that lost their URL to another file (``README.md`` next to ``index.md``) -> winner
+    superseded: dict[str, str] = field(default_factory=dict)
+    #: the upstream's own site configuration (navigation, redirects), when it has one
+    upstream: UpstreamSite | None = None
 
     @property
     def mount(self) -> str:
@@ -262,4 +272,4 @@ class Section:
         return posixpath.join(self.mount, page.dest if page else path)
 
     def repo_path(self, path: str) -> str:
-        return posixpath.join(self.source.docs_dir, path)
+        return docs_prefix(self.source.docs_dir) + path if path else self.source.docs_dir

@@ -22,6 +22,7 @@ from .collect import collect, verify_entry
 from .config import Config, SourceConfig
 from .context import BuildContext, Engine
 from .errors import Diagnostic, FetchError, Severity
+from .landing import add_placeholder, finish
 from .lock import Lock, LockEntry, load_lock, pin_for
 from .model import Checkout, Section
 from .plugins import Hooks, make_plugin_manager
@@ -124,15 +125,18 @@ def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
                               if writable else None)
     t1 = time.perf_counter()
     for section in sections.values():
-        for page in section.pages.values():
-            hooks.prepare_page(page, ctx)
-    for section in sections.values():
-        for page in section.pages.values():
-            hooks.transform_page(page, ctx)
+        add_placeholder(section)
+    upstream_pages = [(section, page) for section in sections.values()
+                      for page in section.pages.values() if not page.extra.get("generated")]
+    for _section, page in upstream_pages:
+        hooks.prepare_page(page, ctx)
+    for _section, page in upstream_pages:
+        hooks.transform_page(page, ctx)
     timings["transform"] = time.perf_counter() - t1
     for section in sections.values():
         nav = hooks.build_nav(section, ctx)
         section.nav = nav if nav is not None else []
+        finish(section)
         section.diagnostics.extend(hooks.collect_diagnostics(section, ctx))
     if ctx.scans is not None:
         ctx.scans.save()
@@ -152,6 +156,15 @@ def _cache_writable(cache: Cache) -> bool:
     except OSError:
         return False
     return True
+
+
+def section_nav(config: Config, section: Section, *, hooks: Hooks | None = None) -> list[Any]:
+    """The nav a build would give ``section`` (a fetched pin), without building pages."""
+    hooks = hooks or make_plugin_manager()
+    ctx = BuildContext(config=config, hooks=hooks, cache=Cache.at(config.cache_dir),
+                       engine=Engine())
+    ctx.sections = {section.source.name: section}
+    return hooks.build_nav(section, ctx) or []
 
 
 def fetch_pin(config: Config, source: SourceConfig, commit: str, *, hooks: Hooks | None = None,

@@ -1,0 +1,66 @@
+"""Every section has a landing page: the upstream's index, or a generated overview.
+
+Before the pages are transformed, a section without a root index gets a placeholder
+``index.md`` (so links to the site root, and redirects to ``/``, resolve); once the nav is
+built it is filled with an overview of the section's groups and pages. The landing page always
+opens the section's nav, in both engines.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from .blocks import escape_inline
+from .model import NavGroup, NavItem, NavLink, NavPage, Page, Section, nav_pages
+
+LANDING = "index.md"
+
+
+def landing_page(section: Section) -> Page | None:
+    """The page at the section's root URL."""
+    for page in section.pages.values():
+        if page.dest == LANDING:
+            return page
+    return None
+
+
+def add_placeholder(section: Section) -> None:
+    """A generated landing page when the upstream has no root index."""
+    if landing_page(section) is not None:
+        return
+    section.pages[LANDING] = Page(source=section.source.name, path=LANDING, dest=LANDING,
+                                  text="", content="", title=section.source.title,
+                                  extra={"generated": True})
+
+
+def _overview(items: list[NavItem], section: Section, depth: int) -> list[str]:
+    lines: list[str] = []
+    pad = "  " * depth
+    for item in items:
+        if isinstance(item, NavPage):
+            page = section.pages.get(item.path)
+            if page is None or page.dest == LANDING:
+                continue
+            title = item.title or page.title or posixpath.splitext(
+                posixpath.basename(item.path))[0]
+            lines.append(f"{pad}- [{escape_inline(title)}]({page.dest})")
+        elif isinstance(item, NavLink):
+            lines.append(f"{pad}- [{escape_inline(item.title)}](<{item.url}>)")
+        elif isinstance(item, NavGroup):
+            inner = _overview(item.children, section, depth + 1)
+            if inner:
+                lines.append(f"{pad}- **{escape_inline(item.title)}**")
+                lines += inner
+    return lines
+
+
+def finish(section: Section) -> None:
+    """Fill the generated landing page and make sure the landing page opens the nav."""
+    page = landing_page(section)
+    if page is None:
+        return
+    if page.extra.get("generated"):
+        body = "\n".join(_overview(section.nav, section, 0))
+        page.content = f"# {escape_inline(section.source.title)}\n\n{body}\n"
+    if all(p.path != page.path for p in nav_pages(section.nav)):
+        section.nav.insert(0, NavPage(page.path, None))

@@ -1,0 +1,163 @@
+"""Reading an upstream's own site configuration: Mintlify docs.json / mint.json navigation and
+redirects, MkDocs mkdocs.yml nav (pure functions; the builds are in test_upstream_sites.py and
+test_conventions.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from miles_docs_plugin.core.config import parse_config
+from miles_docs_plugin.core.errors import ConfigError
+from miles_docs_plugin.core.model import NavItem, NavLink, NavPage
+from miles_docs_plugin.core.upstream import Redirect, apply_redirect, read_upstream
+
+
+def shape(items: list[NavItem]) -> list[Any]:
+    out: list[Any] = []
+    for item in items:
+        if isinstance(item, NavPage):
+            out.append(item.path if item.title is None else (item.title, item.path))
+        elif isinstance(item, NavLink):
+            out.append(("link", item.url))
+        else:
+            out.append({item.title: shape(item.children)})
+    return out
+
+
+def read(files: dict[str, Any], docs_dir: str = "docs") -> Any:
+    def docs(rel: str) -> bytes | None:
+        value = files.get(rel)
+        if value is None:
+            return None
+        return (value if isinstance(value, str) else json.dumps(value)).encode()
+
+    def repo(path: str) -> bytes | None:
+        value = files.get("../" + path.rsplit("/", 1)[-1]) if path.startswith(
+            docs_dir.rsplit("/", 1)[0]) or "/" not in path else None
+        return value.encode() if isinstance(value, str) else None
+
+    return read_upstream(docs, repo, docs_dir)
+
+
+def test_docs_json_tabs_groups_nested_groups_root_and_pages() -> None:
+    site = read({"docs.json": {"navigation": {"tabs": [
+        {"tab": "Guide", "pages": ["index", {"group": "Start", "root": "start/index",
+                                             "pages": ["start/a", {"group": "Deep",
+                                                                   "expanded": False,
+                                                                   "pages": ["start/deep"]}]}]},
+        {"tab": "API", "groups": [{"group": "Endpoints", "pages": ["api/get"]}]},
+        {"tab": "Blog", "href": "https://example.com/blog"},
+        {"tab": "Hidden", "hidden": True, "pages": ["secret"]},
+        {"tab": "More", "pages": [{"group": "Internal", "hidden": True, "pages": ["x"]}]},
+    ]}, "redirects": [{"source": "/old", "destination": "/new"}]}})
+    assert site.kind == "docs.json"
+    assert shape(site.nav) == [
+        {"Guide": ["index", {"Start": ["start/index", "start/a", {"Deep": ["start/deep"]}]}]},
+        {"API": [{"Endpoints": ["api/get"]}]},
+        ("link", "https://example.com/blog"),
+    ]
+    assert site.redirects == [Redirect("/old", "/new")]
+
+
+def test_docs_json_single_anchor_is_no_level_and_ref_includes_are_followed() -> None:
+    site = read({
+        "docs.json": {"navigation": {"anchors": [{"anchor": "Docs", "tabs": [
+            {"tab": "One", "groups": [{"$ref": "nav/one.json"}]},
+            {"tab": "Two", "pages": ["two"]}]}]}},
+        "nav/one.json": {"group": "G", "pages": ["a", {"$ref": "deeper.json"}]},
+        "nav/deeper.json": {"group": "H", "pages": ["b"]},
+    })
+    assert shape(site.nav) == [{"One": [{"G": ["a", {"H": ["b"]}]}]}, {"Two": ["two"]}]
+
+
+def test_docs_json_languages_and_versions_use_the_default_and_report_the_others() -> None:
+    site = read({"docs.json": {"navigation": {"versions": [
+        {"version": "v2", "pages": ["v2/a"]},
+        {"version": "v1", "default": True, "languages": [
+            {"language": "en", "pages": ["en/a"]},
+            {"language": "fr", "pages": ["fr/a"]}]}]}}})
+    assert shape(site.nav) == ["en/a"]
+    notes = " ".join(message for message, _problem in site.notes)
+    assert "'v2'" in notes and "'fr'" in notes
+
+
+def test_broken_docs_json_falls_back_to_the_tree_with_a_reason() -> None:
+    site = read({"docs.json": "{not json"})
+    assert site.nav is None
+    assert site.notes and site.notes[0][1] is True
+    assert "the folder tree is used" in site.notes[0][0]
+    site = read({"docs.json": {"navigation": {"groups": [{"$ref": "missing.json"}]}}})
+    assert site.nav is None and "missing.json" in site.notes[0][0]
+
+
+def test_mint_json_tabs_take_the_groups_below_their_url_and_versions() -> None:
+    site = read({"mint.json": {
+        "tabs": [{"name": "API Reference", "url": "api-reference"}],
+        "anchors": [{"name": "Community", "url": "https://example.com"}],
+        "versions": ["v2", "v1"],
+        "navigation": [
+            {"group": "Get started", "pages": ["introduction", "quickstart"]},
+            {"group": "Endpoints", "pages": ["api-reference/get", "api-reference/post"]},
+            {"group": "Old", "version": "v1", "pages": ["old"]},
+            {"group": "Guides", "pages": ["guides/a", {"group": "More", "pages": ["guides/b"]}]},
+        ],
+        "redirects": [{"source": "/a", "destination": "/b"}]}})
+    assert site.kind == "mint.json"
+    assert shape(site.nav) == [
+        {"Get started": ["introduction", "quickstart"]},
+        {"Guides": ["guides/a", {"More": ["guides/b"]}]},
+        {"API Reference": [{"Endpoints": ["api-reference/get", "api-reference/post"]}]},
+    ]
+    assert len(site.redirects) == 1
+
+
+def test_mkdocs_yml_next_to_the_docs_folder() -> None:
+    site = read({"../mkdocs.yml": (
+        "site_name: x\nnav:\n  - Home: index.md\n  - Guide:\n    - guide/a.md\n"
+        "    - Bee: guide/b.md\n  - Out: https://example.com\n"
+        "markdown_extensions:\n  - pymdownx.emoji:\n"
+        "      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+        "extra:\n  v: !ENV [X, y]\n")})
+    assert site.kind == "mkdocs.yml"
+    assert shape(site.nav) == [("Home", "index.md"), {"Guide": ["guide/a.md", ("Bee",
+                                                                              "guide/b.md")]},
+                               ("link", "https://example.com")]
+    other = read({"../mkdocs.yml": "site_name: x\ndocs_dir: site-src\nnav:\n  - a.md\n"})
+    assert other is None  # the MkDocs site of another folder
+
+
+@pytest.mark.parametrize(("source", "destination", "path", "expected"), [
+    ("/old", "/new", "/old", "/new"),
+    ("/old", "/new#part", "/old/", "/new#part"),
+    ("/beta/:slug*", "/v2/:slug*", "/beta/intro/deep", "/v2/intro/deep"),
+    ("/beta/:slug*", "/v2/:slug*", "/beta", "/v2/"),
+    ("/features/:slug", "/platform/:slug", "/features/x", "/platform/x"),
+    ("/features/:slug", "/platform/:slug", "/features/x/y", None),
+    ("/articles/concepts-*", "/overview", "/articles/concepts-intro", "/overview"),
+    ("/old/article-*", "/new/article-*", "/old/article-123", "/new/article-123"),
+    ("/gone", "https://example.com/x", "/gone", "https://example.com/x"),
+    ("/old", "/new", "/older", None),
+])
+def test_redirect_patterns(source: str, destination: str, path: str,
+                           expected: str | None) -> None:
+    assert apply_redirect(Redirect(source, destination), path) == expected
+
+
+def test_nav_modes_and_root_docs_dir_in_the_config(tmp_path: Path) -> None:
+    def source(**extra: Any) -> Any:
+        data = {"sources": [{"name": "x", "repo": "https://github.com/o/x.git", **extra}]}
+        return parse_config(data, base_dir=tmp_path, env={}).sources[0]
+
+    assert source().nav == "auto"
+    assert source(nav="tree").nav == "tree"
+    assert source(nav=["a.md"]).nav == ["a.md"]
+    assert source(docs_dir=".").docs_dir == "."
+    assert source(docs_dir="./").docs_dir == "."
+    with pytest.raises(ConfigError, match="'nav' must be"):
+        source(nav="alphabetical")
+    with pytest.raises(ConfigError, match=r"write '\.' for the repository root"):
+        source(docs_dir="/")
