@@ -148,3 +148,29 @@ def test_the_ci_token_is_sent_to_git_and_never_shown(http_remote: tuple[str, lis
     for text in outputs:
         assert token not in text and basic not in text, text
     assert "127.0.0.1" in outputs[0]  # the errors still name the repository
+
+
+def test_a_fetch_in_progress_is_never_taken_for_a_leftover(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """Another build sweeps tmp/ at any moment; while a fetch claims its folder (between
+    creating the owner file and locking it) the sweep must not see a free owner."""
+    from miles_docs_plugin.core import cache as cache_mod
+
+    root = tmp_path / "cache"
+    (root / "tmp").mkdir(parents=True)
+    folder = root / "tmp" / "fetch-abc-123"
+    folder.mkdir()
+    seen: list[list[Path]] = []
+    real_flock = cache_mod.fcntl.flock  # type: ignore[union-attr]
+
+    def flock(fd: int, op: int) -> None:
+        if op == cache_mod.fcntl.LOCK_EX and not seen:  # type: ignore[union-attr]
+            seen.append([x.path for x in cache_mod.Cache(root).leftovers()])
+        real_flock(fd, op)
+
+    monkeypatch.setattr(cache_mod.fcntl, "flock", flock)
+    fd = cache_mod._own(folder)
+    assert seen == [[]]  # the sweep in the window found nothing to remove
+    assert cache_mod.Cache(root).leftovers() == []
+    cache_mod._disown(folder, fd)

@@ -284,9 +284,14 @@ def _own(tmp: Path) -> int | None:
     with the process, however it ends; git does not inherit it)."""
     if fcntl is None:
         return None
-    fd = os.open(_owner_file(tmp), os.O_RDWR | os.O_CREAT, 0o600)
+    # Locked before it has its name: another build sweeping tmp/ must never see it unlocked
+    # (it would take the folder for a leftover and delete a fetch in progress).
+    owner = _owner_file(tmp)
+    staging = owner.with_name(f".{owner.name}.{os.getpid()}.tmp")
+    fd = os.open(staging, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)
     os.write(fd, f"{os.getpid()}\n".encode())
+    os.replace(staging, owner)
     return fd
 
 
