@@ -1,8 +1,7 @@
 """Mintlify's own link rules, for sources that are Mintlify sites (``docs.json``/``mint.json``).
 
-- **Redirects.** A link to a path that a ``redirects`` entry of the site config catches goes
-  where the live site sends it (``/old`` → ``/new#heading``), not to a dead end. Sources may
-  be exact paths or end in ``*`` / ``:slug*`` (everything below).
+- **Redirects** are followed by the built-in link rules (:mod:`.redirects`, patterns as
+  ``docs.json`` documents them).
 - **``.md`` links.** Mintlify serves pages without their extension, so ``[x](01-label.md)``
   is a broken link on the upstream's own site (``mint broken-links`` reports it). It still
   resolves here; the warning says the upstream site differs.
@@ -11,13 +10,11 @@
 from __future__ import annotations
 
 import json
-import posixpath
 import re
 from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
-from ..core.model import ExternalTarget, PageTarget
-from .links import _resolve_in_docs, _split
+from .links import _split
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext
@@ -26,8 +23,6 @@ if TYPE_CHECKING:
 
 CONFIG_FILES = ("docs.json", "mint.json")
 SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
-#: Redirects followed one after another at most this many times (a loop ends there).
-MAX_HOPS = 5
 
 
 def site_config(section: Section, ctx: BuildContext) -> dict[str, Any] | None:
@@ -51,55 +46,6 @@ def site_config(section: Section, ctx: BuildContext) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _redirects(section: Section, ctx: BuildContext) -> list[tuple[str, str]]:
-    config = site_config(section, ctx)
-    entries = config.get("redirects") if config else None
-    out = []
-    for entry in entries if isinstance(entries, list) else []:
-        if isinstance(entry, dict) and isinstance(entry.get("source"), str) and \
-                isinstance(entry.get("destination"), str):
-            out.append((entry["source"], entry["destination"]))
-    return out
-
-
-def _match(source: str, path: str) -> str | None:
-    """The part of ``path`` that a wildcard source captures ("" for an exact match)."""
-    source = "/" + source.strip("/")
-    path = "/" + path.strip("/")
-    m = re.match(r"^(.*?)/(?:\*|:[\w-]+\*)$", source)
-    if m:
-        base = m.group(1)
-        if path == base or path.startswith(base + "/"):
-            return path[len(base):].lstrip("/")
-        return None
-    return "" if path == source else None
-
-
-def redirected(section: Section, path: str, anchor: str | None,
-               ctx: BuildContext) -> Target | None:
-    """Where the site's redirects send a site-root ``path`` (None when none catches it)."""
-    rules = _redirects(section, ctx)
-    for _ in range(MAX_HOPS):
-        for source, destination in rules:
-            captured = _match(source, path)
-            if captured is None:
-                continue
-            destination = re.sub(r"/(?:\*|:[\w-]+\*)$", "/" + captured if captured else "",
-                                 destination)
-            if SCHEME_RE.match(destination):
-                return ExternalTarget(destination)
-            dest_path, _query, dest_anchor = _split(destination)
-            target = _resolve_in_docs(section, dest_path.lstrip("/"), dest_anchor or anchor,
-                                      ctx)
-            if isinstance(target, PageTarget):
-                return target
-            path, anchor = dest_path, dest_anchor or anchor
-            break
-        else:
-            return None
-    return None
-
-
 @hookimpl
 def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | None:
     url = link.dest.strip()
@@ -108,19 +54,9 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
     section = ctx.sections[page.source]
     if site_config(section, ctx) is None:
         return None
-    path, _query, anchor = _split(url)
+    path, _query, _anchor = _split(url)
     if path.endswith((".md", ".mdx")) and link.kind != "html":
         ctx.report(section, page.path, link.line, "link",
                    f"{url} is a broken link on the upstream's Mintlify site (its pages have "
                    "no .md/.mdx in their address); it is resolved here")
-        return None
-    if path.startswith("/"):
-        rel = path.lstrip("/")
-    else:
-        base = posixpath.dirname(page.path)
-        rel = posixpath.normpath(posixpath.join(base, path))
-        if rel.startswith(".."):
-            return None
-    if _resolve_in_docs(section, rel, anchor, ctx) is not None:
-        return None  # the built-in rules resolve it
-    return redirected(section, "/" + rel, anchor, ctx)
+    return None  # the built-in rules resolve it, redirects included (builtin/redirects.py)
