@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 
+from .core.mdx import skip_braces
 from .core.sandbox import tagless
 from .core.sanitize import URL_ATTRS, unsafe_url
 
@@ -56,27 +57,10 @@ class _Findings:
 
 
 def _braced(text: str, at: int) -> int:
-    """End (exclusive) of the ``{...}`` expression that starts at ``at`` (strings skipped)."""
-    depth = 0
-    i = at
-    quote = ""
-    while i < len(text):
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "\"'`":
-            quote = ch
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return len(text)
+    """End (exclusive) of the ``{...}`` expression that starts at ``at`` (strings skipped);
+    the end of the text when it is never closed."""
+    end = skip_braces(text, at)
+    return end if end >= 0 else len(text)
 
 
 def _tag(text: str, at: int, line: int, found: _Findings) -> tuple[str, int]:

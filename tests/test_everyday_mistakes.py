@@ -4,7 +4,6 @@ fetch killed half-way."""
 
 from __future__ import annotations
 
-import io
 import os
 import signal
 import subprocess
@@ -14,21 +13,10 @@ from pathlib import Path
 
 import pytest
 from support import git, lock_text, make_repo, write
+from test_cli import cli
 
-from miles_docs_plugin.cli import main
 from miles_docs_plugin.core.errors import LockError
 from miles_docs_plugin.core.lock import load_lock
-
-
-def cli(*args: str, cwd: Path) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = Path.cwd()
-    os.chdir(cwd)
-    try:
-        code = main(list(args), stdout=out, stderr=err)
-    finally:
-        os.chdir(old)
-    return code, out.getvalue(), err.getvalue()
 
 
 def command(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

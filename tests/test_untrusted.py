@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 from hosts import ENGINES, Host, make_host
-from support import git, lock_text, make_repo, run, write
+from support import git, make_repo, run, write
+from test_git_source import entry_of, setup_host
 from test_hostile import untouched
 
 from miles_docs_plugin.core.config import load_config
@@ -24,18 +25,6 @@ from miles_docs_plugin.core.integrity import blob_id, object_id, root_tree, veri
 from miles_docs_plugin.core.pipeline import build
 
 FORGED = "FORGED-BY-THE-CACHE"
-
-
-def setup_host(tmp_path: Path, repo: str, commit: str) -> Path:
-    host = tmp_path / "host"
-    write(host / "miles-docs.yml", f"sources:\n  - name: diffusion\n    repo: {repo}\n")
-    write(host / "miles-docs.lock", lock_text({"diffusion": (repo, commit)}))
-    return host / "miles-docs.yml"
-
-
-def entry_of(cache: Path) -> Path:
-    (entry,) = [p for p in (cache / "checkouts").glob("*/*") if p.is_dir()]
-    return entry
 
 
 def forge_page(entry: Path, path: str, text: str) -> None:

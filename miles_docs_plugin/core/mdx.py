@@ -99,7 +99,7 @@ class Tag:
     expressions: set[str] = field(default_factory=set)
 
 
-def _skip_braces(text: str, pos: int) -> int:
+def skip_braces(text: str, pos: int) -> int:
     """Offset after the ``}`` matching the ``{`` at ``pos`` (strings respected), or -1."""
     depth = 0
     quote = ""
@@ -163,7 +163,7 @@ def read_tag(text: str, pos: int) -> Tag | None:
         if closing:
             return None
         if ch == "{":  # {...spread}
-            end = _skip_braces(text, i)
+            end = skip_braces(text, i)
             if end < 0:
                 return None
             i = end
@@ -190,7 +190,7 @@ def read_tag(text: str, pos: int) -> Tag | None:
                 tag.attrs[key] = html.unescape(text[j + 1:end])
                 i = end + 1
             elif q == "{":
-                end = _skip_braces(text, j)
+                end = skip_braces(text, j)
                 if end < 0:
                     return None
                 tag.attrs[key] = expression_value(text[j:end])
