@@ -38,7 +38,7 @@ from urllib.parse import quote, unquote
 
 from . import __version__, hookimpl
 from .builtin.components import LINK_LINE_RE, Block
-from .core.anchors import PageSlugger
+from .core.anchors import PageSlugger, mintlify_unique
 from .core.config import CONFIG_FILE, Config, SourceConfig, load_config
 from .core.context import BuildContext, Engine
 from .core.errors import ConfigError, Diagnostic, MilesDocsError, Severity
@@ -125,14 +125,7 @@ class MintlifyEngine(Engine):
 
     def page_slugger(self) -> PageSlugger:
         seen: dict[str, int] = {}
-
-        def make(text: str) -> str:
-            slug = mintlify_slug(text)
-            count = seen.get(slug, 0) + 1
-            seen[slug] = count
-            return slug if count == 1 else f"{slug}-{count}"
-
-        return make
+        return lambda text: mintlify_unique(mintlify_slug(text), seen)
 
 
 # -- the page transform ------------------------------------------------------------------------

@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .sanitize import URL_ATTRS as SANITIZED_URL_ATTRS
+
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
@@ -38,12 +40,10 @@ TAG_ATTR_RE = re.compile(
     r"((?<=[\'\"\s/])[^\s/>][^\s/=>]*)(?:\s*=+\s*(?:'(?P<sq>[^']*)'|\"(?P<dq>[^\"]*)\"|"
     r"(?![\'\"])(?P<uq>[^>\s]*)))?(?:\s|/(?!>))*")
 #: Attributes whose value is a URL: ``href``/``src`` are resolved as links; the others are
-#: only checked for dangerous schemes (see :mod:`.sanitize`).
+#: only checked for dangerous schemes (the list is :mod:`.sanitize`'s; ``srcset`` holds several
+#: URLs and is left to the sanitiser).
 LINK_ATTRS = {"href", "src"}
-URL_ATTRS = LINK_ATTRS | {
-    "action", "formaction", "xlink:href", "data", "poster", "background", "cite", "longdesc",
-    "usemap", "codebase", "classid", "profile", "manifest", "icon", "lowsrc", "dynsrc", "ping",
-    "archive", "xml:base"}
+URL_ATTRS = set(SANITIZED_URL_ATTRS - {"srcset", "imagesrcset"})
 ID_ATTRS = {"id", "name"}
 
 
