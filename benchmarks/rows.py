@@ -344,10 +344,10 @@ class Bench:
 
         from miles_docs_plugin import hookimpl
         from miles_docs_plugin.builtin import links
-        from miles_docs_plugin.core import markdown
         from miles_docs_plugin.core.config import load_config
         from miles_docs_plugin.core.pipeline import build
-        from miles_docs_plugin.core.scancache import ScanCache
+        from miles_docs_plugin.core.transform import markdown
+        from miles_docs_plugin.core.transform.scancache import ScanCache
         from miles_docs_plugin.mkdocs_plugin import MkDocsEngine
 
         folder = self.work / "p6" / target.key

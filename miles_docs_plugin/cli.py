@@ -21,9 +21,8 @@ from typing import Any, TextIO
 
 from . import __version__
 from .builtin.git_source import mkdocs_config_paths
-from .core.cache import Cache, Manifest
 from .core.changes import add_nav_changes, changelog, format_changelog
-from .core.collect import is_page
+from .core.collect.collect import is_page
 from .core.config import (
     CONFIG_FILE,
     Config,
@@ -34,10 +33,11 @@ from .core.config import (
 )
 from .core.context import Engine
 from .core.errors import Diagnostic, LockError, MilesDocsError, Severity
-from .core.git import GitError, history, resolve_ref
-from .core.lock import LockEntry, load_lock, set_entry
-from .core.mounts import collision_error, mount_collisions
 from .core.pipeline import build, fetch_pin, section_nav
+from .core.section.mounts import collision_error, mount_collisions
+from .core.source.cache import Cache, Manifest
+from .core.source.git import GitError, history, resolve_ref
+from .core.source.lock import LockEntry, load_lock, set_entry
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 

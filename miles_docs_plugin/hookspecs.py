@@ -30,9 +30,9 @@ if TYPE_CHECKING:
     from .core.config import SourceConfig
     from .core.context import BuildContext
     from .core.errors import Diagnostic
-    from .core.lock import LockEntry
-    from .core.markdown import LinkRef
     from .core.model import Checkout, NavItem, Page, Section, Target
+    from .core.source.lock import LockEntry
+    from .core.transform.markdown import LinkRef
 
 PROJECT = "miles_docs"
 

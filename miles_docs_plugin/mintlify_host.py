@@ -38,15 +38,15 @@ from urllib.parse import quote, unquote
 
 from . import __version__, hookimpl
 from .builtin.components import LINK_LINE_RE, Block
-from .core.anchors import PageSlugger, mintlify_unique
 from .core.config import CONFIG_FILE, Config, SourceConfig, load_config
 from .core.context import BuildContext, Engine
 from .core.errors import ConfigError, Diagnostic, MilesDocsError, Severity
 from .core.model import NavGroup, NavItem, NavLink, NavPage, Page, Section
-from .core.mounts import collision_error, mount_collisions
 from .core.pipeline import BuildResult, build
 from .core.plugins import make_plugin_manager
-from .core.sandbox import tagless
+from .core.section.mounts import collision_error, mount_collisions
+from .core.section.sandbox import tagless
+from .core.transform.anchors import PageSlugger, mintlify_unique
 from .mintlify_sandbox import (
     code_structure,
     fence_indented,

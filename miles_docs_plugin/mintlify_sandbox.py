@@ -28,9 +28,9 @@ from typing import Any
 
 import yaml
 
-from .core.mdx import skip_braces
-from .core.sandbox import tagless
-from .core.sanitize import URL_ATTRS, unsafe_url
+from .core.section.sandbox import tagless
+from .core.section.sanitize import URL_ATTRS, unsafe_url
+from .core.transform.mdx import skip_braces
 
 #: Front matter keys an untrusted page keeps (display text only).
 SAFE_FRONT_MATTER = ("title", "description", "sidebarTitle")

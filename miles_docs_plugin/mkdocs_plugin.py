@@ -37,8 +37,22 @@ except ModuleNotFoundError:  # MkDocs is an extra: say which one
 
 from . import __version__
 from .builtin.provenance import BANNER_CSS, insert_banner_html
-from .core.anchors import PageSlugger
-from .core.blocks import (
+from .core.config import CONFIG_FILE, TOP_FIELDS, Config, load_config, parse_config
+from .core.context import Engine
+from .core.errors import Diagnostic, MilesDocsError, Severity
+from .core.model import NavGroup, NavItem, NavLink, NavPage, Page, Section
+from .core.pipeline import BuildResult, build
+from .core.section.mounts import collision_error, mount_collisions
+from .core.section.sandbox import (
+    escape_snippet_markers,
+    report_line,
+    safe_meta,
+    safe_source,
+    safe_title,
+)
+from .core.section.sanitize import sanitize_html
+from .core.transform.anchors import PageSlugger
+from .core.transform.blocks import (
     CALLOUTS,
     GROUPS,
     Component,
@@ -48,21 +62,7 @@ from .core.blocks import (
     escape_inline,
     framed_image,
 )
-from .core.config import CONFIG_FILE, TOP_FIELDS, Config, load_config, parse_config
-from .core.context import Engine
-from .core.errors import Diagnostic, MilesDocsError, Severity
-from .core.mdx import FenceMeta
-from .core.model import NavGroup, NavItem, NavLink, NavPage, Page, Section
-from .core.mounts import collision_error, mount_collisions
-from .core.pipeline import BuildResult, build
-from .core.sandbox import (
-    escape_snippet_markers,
-    report_line,
-    safe_meta,
-    safe_source,
-    safe_title,
-)
-from .core.sanitize import sanitize_html
+from .core.transform.mdx import FenceMeta
 
 log = get_plugin_logger("miles-docs")
 CSS_URI = f"_miles_docs/{BANNER_CSS.name}"  # a folder of its own: no host file is shadowed

@@ -56,8 +56,16 @@ except ModuleNotFoundError:  # Sphinx is an extra: say which one
 
 from . import __version__
 from .builtin.provenance import BANNER_CSS, insert_banner_html
-from .core.anchors import PageSlugger
-from .core.blocks import (
+from .core.collect.landing import landing_page
+from .core.config import CONFIG_FILE, Config, load_config, parse_config
+from .core.context import Engine
+from .core.errors import ConfigError, LockError, MilesDocsError, Severity
+from .core.model import NavGroup, NavItem, NavLink, NavPage, Section
+from .core.pipeline import BuildResult, build
+from .core.section.mounts import collision_error, mount_collisions
+from .core.section.sandbox import safe_title, tagless
+from .core.transform.anchors import PageSlugger
+from .core.transform.blocks import (
     CALLOUTS,
     GROUPS,
     Component,
@@ -68,15 +76,7 @@ from .core.blocks import (
     fence_length,
     framed_image,
 )
-from .core.config import CONFIG_FILE, Config, load_config, parse_config
-from .core.context import Engine
-from .core.errors import ConfigError, LockError, MilesDocsError, Severity
-from .core.landing import landing_page
-from .core.mdx import FenceMeta
-from .core.model import NavGroup, NavItem, NavLink, NavPage, Section
-from .core.mounts import collision_error, mount_collisions
-from .core.pipeline import BuildResult, build
-from .core.sandbox import safe_title, tagless
+from .core.transform.mdx import FenceMeta
 from .sphinx_sandbox import SandboxedMystParser, SandboxInfo
 from .sphinx_sandbox import on_doctree_read as sandbox_doctree_read
 

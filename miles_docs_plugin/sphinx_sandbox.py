@@ -1,4 +1,4 @@
-"""The Sphinx side of the sandbox for untrusted pages (see :mod:`.core.sandbox`).
+"""The Sphinx side of the sandbox for untrusted pages (see :mod:`.core.section.sandbox`).
 
 MyST pages can run any directive and role the host has: ``{include}``, ``{literalinclude}``,
 ``{raw}`` and ``{csv-table}`` with ``:file:``/``:url:`` read host files or fetch URLs,
@@ -14,7 +14,7 @@ untrusted source, while MyST parses them:
 - MyST's ``substitution`` extension (Jinja) is off.
 
 After parsing (``doctree-read``, before Sphinx collects images and downloads) raw HTML is
-sanitised (:mod:`.core.sanitize`), and an image or download that would resolve outside the
+sanitised (:mod:`.core.section.sanitize`), and an image or download that would resolve outside the
 section's own folder is removed.
 
 Docutils has no per-document dispatch of directives and roles: like Sphinx itself
@@ -39,7 +39,7 @@ from docutils.parsers.rst import Directive, directives, roles
 from myst_parser.parsers.sphinx_ import MystParser
 from sphinx.util import logging
 
-from .core.sanitize import sanitize_html, unsafe_url
+from .core.section.sanitize import sanitize_html, unsafe_url
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

@@ -155,7 +155,7 @@ def test_a_fetch_in_progress_is_never_taken_for_a_leftover(tmp_path: Path,
                                                            ) -> None:
     """Another build sweeps tmp/ at any moment; while a fetch claims its folder (between
     creating the owner file and locking it) the sweep must not see a free owner."""
-    from miles_docs_plugin.core import cache as cache_mod
+    from miles_docs_plugin.core.source import cache as cache_mod
 
     root = tmp_path / "cache"
     (root / "tmp").mkdir(parents=True)

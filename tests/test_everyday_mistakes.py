@@ -16,7 +16,7 @@ from support import git, lock_text, make_repo, write
 from test_cli import cli
 
 from miles_docs_plugin.core.errors import LockError
-from miles_docs_plugin.core.lock import load_lock
+from miles_docs_plugin.core.source.lock import load_lock
 
 
 def command(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -56,7 +56,7 @@ def test_a_bad_environment_value_is_one_line_where_it_is_used(tmp_path: Path,
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and f"{name}={value!r} {says}" in lines[0], done.stderr
     # importing the package never reads them
-    done = subprocess.run([sys.executable, "-c", "import miles_docs_plugin.core.git, "
+    done = subprocess.run([sys.executable, "-c", "import miles_docs_plugin.core.source.git, "
                            "miles_docs_plugin.mkdocs_plugin"], capture_output=True, text=True,
                           env={**os.environ, "MILES_DOCS_GIT_TIMEOUT": "soon"}, check=False)
     assert done.returncode == 0, done.stderr
@@ -145,7 +145,7 @@ def test_a_missing_repository_shows_what_git_said(tmp_path: Path, cache_dir: Pat
 
 
 def test_git_out_of_disk_space_is_named() -> None:
-    from miles_docs_plugin.core.git import explain  # git's own words, as it prints them
+    from miles_docs_plugin.core.source.git import explain  # git's own words, as it prints them
 
     said = ("error: unable to write file .git/objects/pack/tmp_pack_x: No space left on device\n"
             "fatal: unpack-objects failed\n")

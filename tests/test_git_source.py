@@ -1,4 +1,4 @@
-"""Fetching pinned commits into the cache (``builtin/git_source.py``, ``core/cache.py``)."""
+"""Fetching pinned commits into the cache (``builtin/git_source.py``, ``core/source/cache.py``)."""
 
 from __future__ import annotations
 

@@ -379,7 +379,7 @@ def test_7_disk_full_during_a_fetch_leaves_no_entry(tmp_path: Path, cache_dir: P
     repo, commit = upstream(tmp_path)
     write(tmp_path / "miles-docs.yml", config_with(repo.as_uri()))
     write(tmp_path / "miles-docs.lock", lock_text({"diffusion": (repo.as_uri(), commit)}))
-    from miles_docs_plugin.core import cache as cache_mod
+    from miles_docs_plugin.core.source import cache as cache_mod
 
     def full(path: Path, text: str) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -395,7 +395,7 @@ def test_7_disk_full_during_a_fetch_leaves_no_entry(tmp_path: Path, cache_dir: P
 
 def test_7_disk_full_while_writing_the_lock_keeps_it(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from miles_docs_plugin.core import lock as lock_mod
+    from miles_docs_plugin.core.source import lock as lock_mod
 
     path = tmp_path / "miles-docs.lock"
     path.write_text(lock_text({"diffusion": ("r", V1)}))

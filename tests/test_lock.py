@@ -1,4 +1,4 @@
-"""The lock file (``core/lock.py``)."""
+"""The lock file (``core/source/lock.py``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from miles_docs_plugin.core.config import parse_config
 from miles_docs_plugin.core.errors import LockError
-from miles_docs_plugin.core.lock import LockEntry, load_lock, pin_for, set_entry, write_lock
+from miles_docs_plugin.core.source.lock import LockEntry, load_lock, pin_for, set_entry, write_lock
 
 A = "a" * 40
 B = "b" * 40

@@ -1,4 +1,4 @@
-"""The link scanner and rewriter (``core/markdown.py``)."""
+"""The link scanner and rewriter (``core/transform/markdown.py``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from miles_docs_plugin.core.markdown import ScanResult, escape_destination, rewrite, scan
+from miles_docs_plugin.core.transform.markdown import ScanResult, escape_destination, rewrite, scan
 
 
 def spans(text: str) -> list[tuple[str, str, str]]:
@@ -191,7 +191,7 @@ def test_rewriting_changes_only_destinations(text: str) -> None:
 
 
 def test_scan_cache_round_trips_and_drops_stale_entries(tmp_path: Path) -> None:
-    from miles_docs_plugin.core.scancache import ScanCache
+    from miles_docs_plugin.core.transform.scancache import ScanCache
 
     path = tmp_path / "scans.json"
     calls: list[str] = []
@@ -217,7 +217,7 @@ def test_scan_cache_round_trips_and_drops_stale_entries(tmp_path: Path) -> None:
 
 def reference_scan(text: str) -> ScanResult:
     """The scan with every block rule enabled and every inline token parsed."""
-    from miles_docs_plugin.core import markdown as m
+    from miles_docs_plugin.core.transform import markdown as m
 
     saved = dict(m.OPTIONAL_RULES)
     m.OPTIONAL_RULES.clear()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from miles_docs_plugin.builtin.components import find_blocks
-from miles_docs_plugin.core.anchors import AnchorMap, mintlify_slug
-from miles_docs_plugin.core.markdown import Heading
-from miles_docs_plugin.core.mdx import (
+from miles_docs_plugin.core.transform.anchors import AnchorMap, mintlify_slug
+from miles_docs_plugin.core.transform.markdown import Heading
+from miles_docs_plugin.core.transform.mdx import (
     code_lines,
     fence_meta,
     fences,

@@ -13,7 +13,7 @@ import pytest
 from navs import ENGINES, build_hosts, sidebar
 from support import lock_text, make_repo
 
-from miles_docs_plugin.core.conventions import index_rule, snippet_paths
+from miles_docs_plugin.core.collect.conventions import index_rule, snippet_paths
 
 UPSTREAM = {
     # the index rule: one file per URL

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from miles_docs_plugin.core import scancache
-from miles_docs_plugin.core.markdown import SCANNER_VERSION, ScanResult, scan
-from miles_docs_plugin.core.scancache import ScanCache, source_digest, version_key
+from miles_docs_plugin.core.transform import scancache
+from miles_docs_plugin.core.transform.markdown import SCANNER_VERSION, ScanResult, scan
+from miles_docs_plugin.core.transform.scancache import ScanCache, source_digest, version_key
 
 PAGE = "# T\n\n[a](a.md)\n"
 
@@ -66,7 +66,7 @@ def test_key_code_version(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, part:
 
 
 def test_the_source_digest_sees_every_edit_of_the_package(tmp_path: Path) -> None:
-    package = Path(scancache.__file__).resolve().parent.parent
+    package = Path(scancache.__file__).resolve().parents[2]
     copy = tmp_path / "pkg"
     shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
     before = source_digest(copy)

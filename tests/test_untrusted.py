@@ -21,8 +21,8 @@ from test_hostile import untouched
 from miles_docs_plugin.core.config import load_config
 from miles_docs_plugin.core.context import Engine
 from miles_docs_plugin.core.errors import FetchError
-from miles_docs_plugin.core.integrity import blob_id, object_id, root_tree, verify_commit
 from miles_docs_plugin.core.pipeline import build
+from miles_docs_plugin.core.source.integrity import blob_id, object_id, root_tree, verify_commit
 
 FORGED = "FORGED-BY-THE-CACHE"
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from miles_docs_plugin.core.collect.upstream import Redirect, apply_redirect, read_upstream
 from miles_docs_plugin.core.config import parse_config
 from miles_docs_plugin.core.errors import ConfigError
 from miles_docs_plugin.core.model import NavItem, NavLink, NavPage
-from miles_docs_plugin.core.upstream import Redirect, apply_redirect, read_upstream
 
 
 def shape(items: list[NavItem]) -> list[Any]:

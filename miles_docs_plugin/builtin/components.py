@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
-from ..core.blocks import INLINE, KNOWN, Component
-from ..core.dialect import to_components
 from ..core.errors import Diagnostic, Severity
-from ..core.mdx import (
+from ..core.transform.blocks import INLINE, KNOWN, Component
+from ..core.transform.dialect import to_components
+from ..core.transform.mdx import (
     code_lines,
     fence_meta,
     fences,
@@ -485,7 +485,7 @@ def component_id(block: Block) -> str | None:
         field_name = next((block.attrs[k] for k in ("path", "query", "body", "header", "name")
                            if block.attrs.get(k)), "")
         return f"param-{field_name}" if field_name else None
-    from ..core.anchors import mintlify_slug
+    from ..core.transform.anchors import mintlify_slug
 
     if block.name == "Update" and block.attrs.get("label"):
         return block.attrs.get("id") or mintlify_slug(block.attrs["label"])

@@ -15,16 +15,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import hookimpl
-from ..core.cache import Manifest, tree_from_manifest
 from ..core.config import ROOT_DOCS, docs_prefix
 from ..core.errors import ContentError, FetchError
-from ..core.git import GitError, git_object, run_git
 from ..core.model import Checkout, EntryKind
+from ..core.source.cache import Manifest, tree_from_manifest
+from ..core.source.git import GitError, git_object, run_git
 
 if TYPE_CHECKING:
     from ..core.config import SourceConfig
     from ..core.context import BuildContext
-    from ..core.lock import LockEntry
+    from ..core.source.lock import LockEntry
 
 log = logging.getLogger("miles_docs")
 

@@ -31,7 +31,6 @@ from urllib.parse import unquote
 from .. import hookimpl
 from ..core.config import docs_prefix
 from ..core.errors import Severity
-from ..core.markdown import LINK_ATTRS, LinkRef, escape_destination, rewrite
 from ..core.model import (
     AnchorTarget,
     Asset,
@@ -45,7 +44,8 @@ from ..core.model import (
     Target,
     UnresolvedTarget,
 )
-from ..core.sanitize import UNSAFE_SCHEMES, unsafe_url, url_scheme
+from ..core.section.sanitize import UNSAFE_SCHEMES, unsafe_url, url_scheme
+from ..core.transform.markdown import LINK_ATTRS, LinkRef, escape_destination, rewrite
 from ..core.urls import web_link
 from .redirects import redirected
 

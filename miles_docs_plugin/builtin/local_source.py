@@ -18,7 +18,7 @@ from ..core.model import Checkout, LocalTree
 if TYPE_CHECKING:
     from ..core.config import SourceConfig
     from ..core.context import BuildContext
-    from ..core.lock import LockEntry
+    from ..core.source.lock import LockEntry
 
 log = logging.getLogger("miles_docs")
 FROZEN_ENV = "MILES_DOCS_FROZEN"

@@ -18,8 +18,8 @@ from .links import _split
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext
-    from ..core.markdown import LinkRef
     from ..core.model import Page, Section, Target
+    from ..core.transform.markdown import LinkRef
 
 CONFIG_FILES = ("docs.json", "mint.json")
 SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")

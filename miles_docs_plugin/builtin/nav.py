@@ -1,10 +1,11 @@
 """Built-in nav: the upstream's own navigation, the folder tree, or the source's ``nav:`` list.
 
-``nav: auto`` (the default) takes the upstream's navigation (:mod:`..core.upstream`: Mintlify
-``docs.json`` / ``mint.json``, or an MkDocs ``mkdocs.yml`` next to the docs folder), its page
-references matched to pages by the same rules as links; without one it is ``tree``: the index
-first, then pages and folders in name order, folders as groups titled after their name
-(``getting-started`` → "Getting Started"), like MkDocs' own automatic navigation. A list is
+``nav: auto`` (the default) takes the upstream's navigation
+(:mod:`..core.collect.upstream`: Mintlify ``docs.json`` / ``mint.json``, or an MkDocs
+``mkdocs.yml`` next to the docs folder), its page references matched to pages by the same rules
+as links; without one it is ``tree``: the index first, then pages and folders in name order,
+folders as groups titled after their name (``getting-started`` → "Getting Started"), like
+MkDocs' own automatic navigation. A list is
 MkDocs ``nav`` syntax. Pages a listed nav leaves out are reported (``unlisted``, for ``check``).
 """
 

@@ -18,7 +18,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
-from ..core.blocks import escape_inline
+from ..core.transform.blocks import escape_inline
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
+from ..core.collect.upstream import URL_RE, apply_redirect
 from ..core.model import ExternalTarget, Target
-from ..core.upstream import URL_RE, apply_redirect
 
 if TYPE_CHECKING:
     from ..core.model import Section

@@ -15,8 +15,8 @@ import posixpath
 import re
 from typing import TYPE_CHECKING
 
-from ..core.markdown import rewrite, scan
-from ..core.mdx import code_lines, fences, read_tag, strip_module_syntax
+from ..core.transform.markdown import rewrite, scan
+from ..core.transform.mdx import code_lines, fences, read_tag, strip_module_syntax
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext

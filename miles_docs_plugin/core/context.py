@@ -9,19 +9,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .anchors import AnchorMap, PageSlugger, github_slug, github_unique
-from .blocks import Component, fallback
 from .errors import Diagnostic, Severity
+from .transform.anchors import AnchorMap, PageSlugger, github_slug, github_unique
+from .transform.blocks import Component, fallback
 
 if TYPE_CHECKING:
-    from .cache import Cache
     from .config import Config
-    from .lock import Lock
-    from .markdown import ScanResult
-    from .mdx import FenceMeta
     from .model import Page, Section
     from .plugins import Hooks
-    from .scancache import ScanCache
+    from .source.cache import Cache
+    from .source.lock import Lock
+    from .transform.markdown import ScanResult
+    from .transform.mdx import FenceMeta
+    from .transform.scancache import ScanCache
 
 log = logging.getLogger("miles_docs")
 
@@ -163,7 +163,7 @@ class BuildContext:
     def scan(self, page: Page) -> ScanResult:
         """The scan of a page's prepared content (cached by content)."""
         if page.scan is None:
-            from .markdown import scan as do_scan
+            from .transform.markdown import scan as do_scan
 
             body = page.content[page.body_start:]
             if self.scans is not None:

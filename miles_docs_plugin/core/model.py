@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .config import SourceConfig, docs_prefix
 from .errors import Diagnostic
-from .markdown import ScanResult
+from .transform.markdown import ScanResult
 
 if TYPE_CHECKING:
-    from .upstream import UpstreamSite
+    from .collect.upstream import UpstreamSite
 
 PAGE_SUFFIXES = (".md", ".mdx", ".markdown")
 

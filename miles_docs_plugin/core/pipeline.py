@@ -17,16 +17,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .cache import Cache, CacheEntryInvalid
-from .collect import collect, verify_entry
+from .collect.collect import collect, verify_entry
+from .collect.landing import add_placeholder, finish
 from .config import Config, SourceConfig
 from .context import BuildContext, Engine
 from .errors import Diagnostic, FetchError, Severity
-from .landing import add_placeholder, finish
-from .lock import Lock, LockEntry, load_lock, pin_for
 from .model import Checkout, Section
 from .plugins import Hooks, make_plugin_manager
-from .scancache import ScanCache
+from .source.cache import Cache, CacheEntryInvalid
+from .source.lock import Lock, LockEntry, load_lock, pin_for
+from .transform.scancache import ScanCache
 
 log = logging.getLogger("miles_docs")
 T = TypeVar("T")

@@ -15,9 +15,9 @@ if TYPE_CHECKING:
     from .config import SourceConfig
     from .context import BuildContext
     from .errors import Diagnostic
-    from .lock import LockEntry
-    from .markdown import LinkRef
     from .model import Checkout, NavItem, Page, Section, Target
+    from .source.lock import LockEntry
+    from .transform.markdown import LinkRef
 
 #: Built-in plugins, registered by these names (the same names as their entry points, so pluggy
 #: does not load them twice). Order matters only where a hook says tryfirst/trylast.

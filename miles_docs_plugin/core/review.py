@@ -21,9 +21,9 @@ from .changes import Changelog, changelog
 from .config import Config, SourceConfig
 from .context import Engine
 from .errors import Diagnostic
-from .lock import LockEntry, set_entry
 from .model import NavGroup, NavItem, NavLink, NavPage, Page, Section
 from .pipeline import build
+from .source.lock import LockEntry, set_entry
 from .urls import forge_of
 
 

@@ -4,7 +4,7 @@ Only the transports ``https``, ``http``, ``ssh``, ``git`` and ``file`` (plus scp
 ``user@host:path`` and local paths) are accepted. Anything git would treat as an option (a
 leading ``-``) or as a remote helper (``ext::``, ``fd::``) is refused, and so are credentials
 written into the URL: they would end up in logs, lock files and error messages. Tokens for CI go
-through ``MILES_DOCS_GIT_TOKEN`` instead (see :mod:`miles_docs_plugin.core.git`).
+through ``MILES_DOCS_GIT_TOKEN`` instead (see :mod:`miles_docs_plugin.core.source.git`).
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .sanitize import URL_ATTRS as SANITIZED_URL_ATTRS
+from ..section.sanitize import URL_ATTRS as SANITIZED_URL_ATTRS
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt

@@ -13,8 +13,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .config import Config, SourceConfig, load_yaml_file
-from .errors import ConfigError, LockError
+from ..config import Config, SourceConfig, load_yaml_file
+from ..errors import ConfigError, LockError
 
 LOCK_VERSION = 1
 SHA_RE = re.compile(r"^[0-9a-f]{40}$")

@@ -60,7 +60,7 @@ def code_version() -> str:
     except PackageNotFoundError:  # pragma: no cover - it is a dependency
         mdit = "?"
     return version_key(SCANNER_VERSION, mdit,
-                       source_digest(Path(__file__).resolve().parent.parent))
+                       source_digest(Path(__file__).resolve().parents[2]))
 
 
 def secret_key() -> bytes | None:

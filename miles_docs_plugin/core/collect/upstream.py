@@ -27,7 +27,7 @@ from typing import Any
 
 import yaml
 
-from .model import NavGroup, NavItem, NavLink, NavPage
+from ..model import NavGroup, NavItem, NavLink, NavPage
 
 MAX_REF_DEPTH = 16
 URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")

@@ -25,7 +25,7 @@ from typing import Any
 
 import yaml
 
-from .model import Page
+from ..model import Page
 
 #: pymdownx.snippets markers (inline ``--8<-- "file"`` and block ``--8<--`` lines), with any
 #: escapes already there.

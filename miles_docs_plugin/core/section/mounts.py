@@ -13,7 +13,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 
-from .errors import ConfigError
+from ..errors import ConfigError
 
 #: Suffixes of host pages that engines turn into ``<stem>/`` URLs.
 HOST_PAGE_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".ipynb", ".txt")

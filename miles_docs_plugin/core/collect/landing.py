@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import posixpath
 
-from .blocks import escape_inline
-from .model import NavGroup, NavItem, NavLink, NavPage, Page, Section, nav_pages
+from ..model import NavGroup, NavItem, NavLink, NavPage, Page, Section, nav_pages
+from ..transform.blocks import escape_inline
 
 LANDING = "index.md"
 

@@ -10,12 +10,12 @@ from typing import Any
 import pathspec
 import yaml
 
-from .cache import CacheEntryInvalid
-from .config import docs_prefix
+from ..config import docs_prefix
+from ..errors import ContentError, Severity
+from ..model import PAGE_SUFFIXES, Checkout, Page, Section, nav_pages
+from ..source.cache import CacheEntryInvalid
+from ..source.integrity import IntegrityError, blob_id, verify_commit
 from .conventions import index_rule, is_hidden, snippet_paths
-from .errors import ContentError, Severity
-from .integrity import IntegrityError, blob_id, verify_commit
-from .model import PAGE_SUFFIXES, Checkout, Page, Section, nav_pages
 from .upstream import UpstreamSite, read_upstream
 
 #: The same front matter rule as MkDocs (``mkdocs.utils.meta``): ``---`` lines around YAML.

@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import FetchError
-from .model import EntryKind, RepoTree
-from .urls import RepoUrl
+from ..errors import FetchError
+from ..model import EntryKind, RepoTree
+from ..urls import RepoUrl
 
 fcntl: Any
 try:

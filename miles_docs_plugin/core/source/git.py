@@ -16,9 +16,9 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .env import env_seconds
-from .errors import FetchError
-from .urls import ALLOWED_SCHEMES, mask
+from ..env import env_seconds
+from ..errors import FetchError
+from ..urls import ALLOWED_SCHEMES, mask
 
 TOKEN_ENV = "MILES_DOCS_GIT_TOKEN"
 TOKEN_USER_ENV = "MILES_DOCS_GIT_USER"

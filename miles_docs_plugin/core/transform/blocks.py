@@ -93,7 +93,8 @@ def code_group_parts(body: list[str]) -> list[tuple[str, list[str]]]:
     """Split a ``<CodeGroup>`` body into (title, fenced block lines).
 
     Mintlify titles a code block with the words after its language (```` ```bash npm ````,
-    see :func:`~miles_docs_plugin.core.mdx.fence_meta`); without one the language is the title.
+    see :func:`~miles_docs_plugin.core.transform.mdx.fence_meta`); without one the language is
+    the title.
     The fence keeps only its language: the title becomes the tab's label.
     """
     from .mdx import fence_meta
