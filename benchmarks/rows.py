@@ -250,7 +250,7 @@ class Bench:
             url = self.daemon.url(target.key, proxy.port)
             # miles-docs: the real cold path (pipeline → mdp_fetch → cache → checkout_into).
             from miles_docs_plugin.core.config import load_config
-            from miles_docs_plugin.core.context import Engine
+            from miles_docs_plugin.core.engine import Engine
             from miles_docs_plugin.core.pipeline import build
 
             folder = base / "host"

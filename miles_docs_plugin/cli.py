@@ -31,7 +31,7 @@ from .core.config import (
     load_config,
     local_env_var,
 )
-from .core.context import Engine
+from .core.engine import Engine
 from .core.errors import Diagnostic, LockError, MilesDocsError, Severity
 from .core.pipeline import build, fetch_pin, section_nav
 from .core.section.mounts import collision_error, mount_collisions

@@ -39,7 +39,8 @@ from urllib.parse import quote, unquote
 from . import __version__, hookimpl
 from .builtin.components import LINK_LINE_RE, Block
 from .core.config import CONFIG_FILE, Config, SourceConfig, load_config
-from .core.context import BuildContext, Engine
+from .core.context import BuildContext
+from .core.engine import Engine
 from .core.errors import ConfigError, Diagnostic, MilesDocsError, Severity
 from .core.model import NavGroup, NavItem, NavLink, NavPage, Page, Section
 from .core.pipeline import BuildResult, build

@@ -38,7 +38,7 @@ except ModuleNotFoundError:  # MkDocs is an extra: say which one
 from . import __version__
 from .builtin.provenance import BANNER_CSS, insert_banner_html
 from .core.config import CONFIG_FILE, TOP_FIELDS, Config, load_config, parse_config
-from .core.context import Engine
+from .core.engine import Engine
 from .core.errors import Diagnostic, MilesDocsError, Severity
 from .core.model import NavGroup, NavItem, NavLink, NavPage, Page, Section
 from .core.pipeline import BuildResult, build

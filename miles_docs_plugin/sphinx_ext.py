@@ -58,7 +58,7 @@ from . import __version__
 from .builtin.provenance import BANNER_CSS, insert_banner_html
 from .core.collect.landing import landing_page
 from .core.config import CONFIG_FILE, Config, load_config, parse_config
-from .core.context import Engine
+from .core.engine import Engine
 from .core.errors import ConfigError, LockError, MilesDocsError, Severity
 from .core.model import NavGroup, NavItem, NavLink, NavPage, Section
 from .core.pipeline import BuildResult, build

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from miles_docs_plugin.core.collect.collect import FrontMatterError, parse_front_matter
 from miles_docs_plugin.core.config import parse_config
-from miles_docs_plugin.core.context import Engine
+from miles_docs_plugin.core.engine import Engine
 from miles_docs_plugin.core.errors import ContentError
 from miles_docs_plugin.core.pipeline import build
 from miles_docs_plugin.core.transform.markdown import rewrite, scan

@@ -9,7 +9,7 @@ import pytest
 from support import V1, V2, lock_text, make_repo, write
 
 from miles_docs_plugin.core.config import load_config
-from miles_docs_plugin.core.context import Engine
+from miles_docs_plugin.core.engine import Engine
 from miles_docs_plugin.core.errors import ContentError, FetchError
 from miles_docs_plugin.core.pipeline import build
 

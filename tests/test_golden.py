@@ -93,7 +93,7 @@ def test_a_plugin_that_adds_a_line_keeps_components_whole(golden_sites: dict[str
     """Components are found again where they are when they are rendered (issue 12)."""
     from miles_docs_plugin import hookimpl
     from miles_docs_plugin.core.config import load_config
-    from miles_docs_plugin.core.context import Engine
+    from miles_docs_plugin.core.engine import Engine
     from miles_docs_plugin.core.pipeline import build
 
     class AddsALine:
@@ -113,7 +113,7 @@ def test_a_plugin_that_adds_a_line_keeps_components_whole(golden_sites: dict[str
 
 def _core_build(host: Host):  # type: ignore[no-untyped-def]
     from miles_docs_plugin.core.config import load_config
-    from miles_docs_plugin.core.context import Engine
+    from miles_docs_plugin.core.engine import Engine
     from miles_docs_plugin.core.pipeline import build
 
     return build(load_config(host.config / "miles-docs.yml"), Engine(), use_scan_cache=False)
@@ -135,7 +135,7 @@ def test_what_cannot_be_rendered_is_reported(golden_sites: dict[str, Host]) -> N
 
 def test_unknown_components_are_counted_once_per_name(tmp_path: Path) -> None:
     from miles_docs_plugin.core.config import load_config
-    from miles_docs_plugin.core.context import Engine
+    from miles_docs_plugin.core.engine import Engine
     from miles_docs_plugin.core.pipeline import build
 
     wc = tmp_path / "wc"

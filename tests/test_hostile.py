@@ -22,7 +22,7 @@ from hosts import ENGINES, Host, make_host
 from support import V1, git, lock_text, make_repo, write
 
 from miles_docs_plugin.core.config import load_config
-from miles_docs_plugin.core.context import Engine
+from miles_docs_plugin.core.engine import Engine
 from miles_docs_plugin.core.pipeline import build
 
 

@@ -12,7 +12,7 @@ from support import lock_text, make_repo, write
 
 from miles_docs_plugin import hookimpl
 from miles_docs_plugin.core.config import load_config, parse_config
-from miles_docs_plugin.core.context import Engine
+from miles_docs_plugin.core.engine import Engine
 from miles_docs_plugin.core.model import ExternalTarget, UnresolvedTarget
 from miles_docs_plugin.core.pipeline import BuildResult, build
 from miles_docs_plugin.core.transform.markdown import scan

@@ -21,7 +21,7 @@ import pytest
 from support import CORPUS, ROOT
 
 from miles_docs_plugin.core.config import load_config
-from miles_docs_plugin.core.context import Engine
+from miles_docs_plugin.core.engine import Engine
 from miles_docs_plugin.core.pipeline import build
 
 MINT = ROOT / ".mint" / "node_modules" / ".bin" / "mint"

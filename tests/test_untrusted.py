@@ -19,7 +19,7 @@ from test_git_source import entry_of, setup_host
 from test_hostile import untouched
 
 from miles_docs_plugin.core.config import load_config
-from miles_docs_plugin.core.context import Engine
+from miles_docs_plugin.core.engine import Engine
 from miles_docs_plugin.core.errors import FetchError
 from miles_docs_plugin.core.pipeline import build
 from miles_docs_plugin.core.source.integrity import blob_id, object_id, root_tree, verify_commit

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .changes import Changelog, changelog
 from .config import Config, SourceConfig
-from .context import Engine
+from .engine import Engine
 from .errors import Diagnostic
 from .model import NavGroup, NavItem, NavLink, NavPage, Page, Section
 from .pipeline import build

@@ -1,7 +1,7 @@
 """Components as data, and the plain-Markdown form every engine can read.
 
 The components plugin finds Mintlify components in a page and hands each one, innermost first,
-to :meth:`Engine.block <miles_docs_plugin.core.context.Engine.block>` as a :class:`Component`.
+to :meth:`Engine.block <miles_docs_plugin.core.engine.Engine.block>` as a :class:`Component`.
 Adapters write the native construct of their engine (admonitions, tabs, dropdowns, MyST
 directives) and fall back to :func:`fallback` for everything else. The returned lines replace
 the component's lines; keeping their number equal keeps upstream line numbers right.

@@ -1,0 +1,186 @@
+"""The engine contract: what the core needs to know about the host engine.
+
+An adapter (MkDocs, Sphinx, the Mintlify host, the CLI's neutral ``check``) subclasses
+:class:`Engine` and passes an instance to :func:`~miles_docs_plugin.core.pipeline.build`. The
+core and the built-in plugins never import an engine: every engine-specific decision they need
+goes through this object (``ctx.engine``), and nothing else.
+
+What every adapter guarantees:
+
+- The methods are pure: same arguments, same answer, no I/O and no engine state changed. The
+  pipeline calls them from the build's thread while pages are transformed; page order is not
+  guaranteed.
+- Paths are docs paths of the *host* docs tree, POSIX, relative to its docs folder, without a
+  leading ``/`` (``mount/guide/setup.md``): a section's pages are addressed as
+  ``<mount>/<path>``.
+- Returned destinations are written into Markdown link destinations as they are; the link
+  rules escape them for Markdown (spaces, parentheses), nothing else.
+- Returned lines replace lines of an upstream page: return as many as were given where the
+  method says so, so that diagnostics keep pointing at upstream line numbers.
+
+The attributes are class-level defaults an adapter overrides (on the class, or in
+``__init__`` from the host's settings) before the build starts; they do not change during a
+build.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .transform.anchors import PageSlugger, github_slug, github_unique
+from .transform.blocks import Component, fallback
+
+if TYPE_CHECKING:
+    from .transform.mdx import FenceMeta
+
+
+class Engine:
+    """The neutral engine, and the base class of every adapter's engine.
+
+    The default describes the engine of the CLI's ``check``: pages are addressed by their
+    ``.md`` paths, headings get GitHub slugs, components become plain Markdown.
+    """
+
+    #: The engine's name (``mkdocs``, ``sphinx``, ``mintlify``; ``none`` here). Part of the
+    #: scan cache's file name, and what plugins may test to tell engines apart.
+    name = "none"
+    #: Markdown features available in the host: ``admonition``, ``details``, ``tabbed``,
+    #: ``mermaid``, ``sphinx-design``, ``attr_list``, ``mkdocstrings`` (``::: module`` lines).
+    #: Read by the components plugin to choose what it may write.
+    features: frozenset[str] = frozenset()
+    #: Links to ids of raw HTML (``<a id="x">``) work in this engine. Read when a page's anchor
+    #: map is built (once per page and build).
+    raw_html_ids = True
+    #: ``## Heading {#id}`` gives the heading that id (MkDocs' attr_list does; MyST does not,
+    #: so those attributes are removed and links to them go to the heading's slug).
+    heading_attrs = True
+    #: Deepest heading level the engine gives an id to; a link to a deeper heading is reported
+    #: naming :attr:`heading_depth_setting`, the host setting that changes it.
+    heading_depth = 6
+    heading_depth_setting = ""
+    #: The host's heading slug function, where the adapter uses one (for
+    #: :meth:`page_slugger`). The core never calls it directly.
+    slugify: Callable[..., str] | None = None
+    #: The engine reads MDX itself (Mintlify): pages keep their module syntax, snippets,
+    #: OpenAPI front matter and tags; components are only neutralised for the link rules,
+    #: line for line and without markers, and put back by the engine.
+    reads_mdx = False
+    #: The engine warns about code languages its highlighter does not know (Sphinx does):
+    #: fences are then checked with :meth:`known_language`.
+    checks_languages = False
+
+    def __init__(self, host_pages: set[str] | None = None) -> None:
+        #: Docs paths of the host's own pages (``index.md``), when the adapter knows them: the
+        #: link rules resolve links to host pages against this set (None: every host link
+        #: is taken as it is written).
+        self.host_pages = host_pages
+
+    # -- addresses ----------------------------------------------------------------------------
+
+    def page_url(self, doc_path: str) -> str:
+        """The URL of the page ``doc_path`` (a docs path of the host tree), relative to the
+        site root, as the engine publishes it (``guide/setup/`` for MkDocs' directory URLs,
+        ``guide/setup.html`` for Sphinx).
+
+        Called by the link rules for links in raw HTML (which no engine rewrites) and for
+        links to host pages. The default is the docs path itself.
+        """
+        return doc_path
+
+    def asset_url(self, doc_path: str) -> str:
+        """The URL of the file ``doc_path`` (an image, a download), relative to the site
+        root. Called by the link rules for assets referenced from raw HTML."""
+        return doc_path
+
+    def url_from(self, from_doc: str, to_url: str) -> str:
+        """``to_url`` (a site-relative URL from :meth:`page_url` or :meth:`asset_url`) as seen
+        from the published page of ``from_doc``: a relative URL for raw HTML attributes.
+
+        The default works out the page's own URL with :meth:`page_url`; an adapter overrides
+        it only when its URLs are not plain paths.
+        """
+        url = self.page_url(from_doc)
+        base = url.rstrip("/") if url.endswith("/") else posixpath.dirname(url)
+        rel = posixpath.relpath(to_url or ".", base or ".")
+        if to_url.endswith("/") and not rel.endswith("/"):
+            rel += "/"
+        return rel
+
+    def doc_link(self, from_doc: str, to_doc: str, *, page: bool) -> str:
+        """The Markdown destination of the docs file ``to_doc`` (a page when ``page``, else an
+        asset) from the page ``from_doc``, in the form the engine resolves and validates.
+
+        Called by the link rules for every internal link of a Markdown link or image. The
+        default is a relative path whose ``%``, ``#`` and ``?`` are percent-encoded (MkDocs
+        decodes the path, so ``a%23b.md`` is the file ``a#b.md``). The anchor, if any, is
+        appended by the caller.
+        """
+        rel = posixpath.relpath(to_doc, posixpath.dirname(from_doc) or ".")
+        return re.sub(r"[%#?]", lambda m: f"%{ord(m.group()):02X}", rel)
+
+    def repo_link(self, source: str, kind: str, path: str, url: str) -> str:
+        """The destination written for a link to a repository file outside the docs folder.
+
+        ``source`` is the source's name, ``kind`` is ``blob`` or ``tree``, ``path`` the path in
+        the repository and ``url`` its permalink at the pinned commit. Engines that resolve
+        commit-specific URLs at write time return a stable placeholder here. The default is
+        the permalink.
+        """
+        return url
+
+    def inert_link(self, *, image: bool = False) -> str:
+        """The Markdown destination of a link (or an image) that leads nowhere, unresolved or
+        unsafe, after it was reported once: the default ``#``. Engines that would report it
+        once more (MyST) return what they do not report, so one problem is one warning."""
+        return "#"
+
+    # -- headings -----------------------------------------------------------------------------
+
+    def page_slugger(self) -> PageSlugger:
+        """A new slugger for one page: called once per page when its anchor map is built;
+        the slugger is then called with every heading's text, in page order, and returns the
+        id the engine gives that heading (duplicates numbered as the engine numbers them).
+
+        The default gives GitHub slugs (``-1``, ``-2`` for repeats).
+        """
+        seen: dict[str, int] = {}
+        return lambda text: github_unique(github_slug(text), seen)
+
+    # -- components and code ------------------------------------------------------------------
+
+    def block(self, component: Component) -> list[str]:
+        """Write ``component`` in the engine's own syntax (see :mod:`.transform.blocks`).
+
+        This is the engine's renderer. The built-in components plugin hands each component,
+        innermost first and once the links inside it are rewritten, to the
+        ``mdp_render_component`` hook; when no plugin renders it, this method does. The
+        returned lines replace the component's lines, tags included; return as many as it had
+        where you can. This default writes plain Markdown that every engine reads
+        (:func:`~.transform.blocks.fallback`); adapters write what their engine has a
+        construct for and call it for the rest.
+        """
+        return fallback(component)
+
+    def fence_info(self, info: str) -> str:
+        """The info string a fenced ``mermaid`` block should carry in this engine, given the
+        upstream's (``info``); called by the components plugin for each such fence. The
+        default keeps it."""
+        return info
+
+    def known_language(self, lang: str) -> bool:
+        """Can the engine's highlighter read code in ``lang``? Asked only when
+        :attr:`checks_languages` is set; code in an unknown language is written as text so the
+        engine does not warn about it. The default knows every language."""
+        return True
+
+    def code_fence(self, indent: str, marker: str, meta: FenceMeta) -> list[str]:
+        """The line(s) that replace the opening line of a fenced code block whose info string
+        carried Mintlify meta (a title, ``theme={null}``, ``wrap``…), or whose language
+        :meth:`known_language` refused (then ``meta.lang`` is ``text``). ``indent`` and
+        ``marker`` (the backticks or tildes) are as in the page, ``meta`` is the parsed info
+        string. Called by the components plugin; a second line may carry an option (MyST's
+        ``:caption:``). The default keeps the language only."""
+        return [f"{indent}{marker}{meta.lang}"]
