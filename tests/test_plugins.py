@@ -11,7 +11,7 @@ from support import lock_text, make_repo, write
 
 from miles_docs_plugin import hookimpl, hookspecs
 from miles_docs_plugin.core.config import load_config
-from miles_docs_plugin.core.context import Engine
+from miles_docs_plugin.core.engine import Engine
 from miles_docs_plugin.core.model import ExternalTarget, PageTarget
 from miles_docs_plugin.core.pipeline import build
 from miles_docs_plugin.core.plugins import BUILTIN_PLUGINS, make_plugin_manager
@@ -21,15 +21,17 @@ SPECS = sorted(name for name, _ in inspect.getmembers(hookspecs, inspect.isfunct
 
 
 def test_every_hook_is_documented_and_versioned() -> None:
-    assert SPECS == ["mdp_build_nav", "mdp_collect_diagnostics", "mdp_fetch", "mdp_prepare_page",
-                     "mdp_resolve_link", "mdp_transform_page"]
+    assert SPECS == ["mdp_build_nav", "mdp_collect", "mdp_collect_diagnostics", "mdp_config_keys",
+                     "mdp_fetch", "mdp_prepare_page", "mdp_render_component", "mdp_resolve_link",
+                     "mdp_transform_page"]
     for name in SPECS:
         doc = getattr(hookspecs, name).__doc__ or ""
         assert len(doc.strip()) > 80, name
         assert ".. versionadded::" in doc, name
     first = {name for name in SPECS
              if getattr(hookspecs, name).miles_docs_spec.get("firstresult")}
-    assert first == {"mdp_fetch", "mdp_resolve_link", "mdp_build_nav"}
+    assert first == {"mdp_fetch", "mdp_collect", "mdp_resolve_link", "mdp_render_component",
+                     "mdp_build_nav"}
     for name in first:
         assert "Stops at first non-None result" in (getattr(hookspecs, name).__doc__ or "")
 

@@ -407,10 +407,11 @@ def _markers(lines: list[str], meta: list[Block]) -> list[Block]:
     return top
 
 
-def render(lines: list[str], blocks: list[Block], ctx: BuildContext,
+def render(lines: list[str], blocks: list[Block], page: Page, ctx: BuildContext,
            parent: str | None = None) -> None:
     """Write neutralized components in the engine's syntax, in place, innermost first
-    (bottom-up, so the line numbers of blocks not yet rendered stay valid)."""
+    (bottom-up, so the line numbers of blocks not yet rendered stay valid). Each component
+    goes through ``mdp_render_component``; the engine renders those no plugin renders."""
     counts: dict[str, int] = {}
     numbered = []
     for block in blocks:
@@ -418,7 +419,7 @@ def render(lines: list[str], blocks: list[Block], ctx: BuildContext,
         numbered.append((block, counts[block.name]))
     for block, index in reversed(numbered):
         before = len(lines)
-        render(lines, block.children, ctx, block.name)
+        render(lines, block.children, page, ctx, block.name)
         end = block.end + len(lines) - before  # children may have grown
         opening = lines[block.start]
         closing_mark = f"<!--/mdp:{block.number}-->"
@@ -458,7 +459,7 @@ def render(lines: list[str], blocks: list[Block], ctx: BuildContext,
             continue
         component = Component(name, attrs, block.indent, body, inline, index, parent)
         anchor = re.match(r'^\s*<a id="[^"<>]*"></a>', head)
-        new = ctx.engine.block(component)
+        new = ctx.hooks.render_component(component, page, ctx)
         if anchor:  # a component id (``#param-x``, an Update's label): kept before it
             new = [block.indent + anchor.group(0).strip(), "", *new]
         lines[block.start:end + 1] = _fit(new, end - block.start + 1)
@@ -646,7 +647,7 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     newline = "\r\n" if "\r\n" in body else "\n"
     lines = body.split(newline)
     if meta:
-        render(lines, _markers(lines, meta), ctx)
+        render(lines, _markers(lines, meta), page, ctx)
     if has_meta:
         write_fences(lines, ctx)
     page.content = page.content[:page.body_start] + newline.join(lines)

@@ -14,13 +14,17 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from .env import env_flag
 from .errors import ConfigError
+from .plugins import BUILTIN_NAMES
 from .urls import RepoUrl, parse_repo_url
+
+if TYPE_CHECKING:
+    from .plugins import Hooks
 
 CONFIG_FILE = "miles-docs.yml"
 LOCK_FILE = "miles-docs.lock"
@@ -46,6 +50,15 @@ class FieldSpec:
 
     def accepts(self, value: Any) -> bool:
         return self.check(value) if self.check else True
+
+
+@dataclass(frozen=True)
+class ConfigKeys:
+    """The config keys a plugin declares (hook ``mdp_config_keys``): top-level keys, and keys
+    of each entry of ``sources:``. They are validated like the built-in ones."""
+
+    top: tuple[FieldSpec, ...] = ()
+    source: tuple[FieldSpec, ...] = ()
 
 
 def _is_str(v: Any) -> bool:
@@ -155,6 +168,10 @@ TOP_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("links", "mapping", {"unresolved": "warn"},
               "`unresolved: warn | error | ignore` — what an unresolvable link does.",
               check=_is_links),
+    FieldSpec("disable", "list of strings", [],
+              "Built-in plugins to turn off, by name: " + ", ".join(
+                  f"`{name}`" for name in BUILTIN_NAMES) + " (see Writing plugins).",
+              check=_is_list_of_str),
 )
 
 
@@ -176,6 +193,8 @@ class SourceConfig:
     placement: str
     trust: str = "untrusted"  #: ``untrusted`` (sandboxed pages) or ``full``
     mintlify: dict[str, Any] | None = None  #: placement in a Mintlify host's navigation
+    #: Values of the keys plugins declare for a source (``mdp_config_keys``), defaults filled.
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def sandboxed(self) -> bool:
@@ -204,6 +223,11 @@ class Config:
     unresolved: str
     max_page_size: int = DEFAULT_MAX_PAGE_MIB
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    disable: tuple[str, ...] = ()  #: names of the built-in plugins turned off
+    #: Values of the top-level keys plugins declare (``mdp_config_keys``), defaults filled.
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    #: The plugin manager the config was validated with; a build without its own uses it.
+    hooks: Hooks | None = field(default=None, repr=False, compare=False)
 
     def source(self, name: str) -> SourceConfig:
         for s in self.sources:
@@ -275,14 +299,15 @@ def local_env_var(name: str) -> str:
 
 
 def _parse_source(raw: Any, index: int, config_file: Path | None, base_dir: Path,
-                  default_banner: bool | str, env: Mapping[str, str]) -> SourceConfig:
+                  default_banner: bool | str, env: Mapping[str, str],
+                  plugin_fields: Sequence[FieldSpec] = ()) -> SourceConfig:
     where = _where(config_file, f"sources[{index}]")
     if not isinstance(raw, dict):
         raise ConfigError(f"each source must be a mapping, got {raw!r}", where=where,
                           hint="write `- name: ...` with `repo:` below it")
     if isinstance(raw.get("name"), str):
         where = _where(config_file, f"sources[{index}] ({raw['name']})")
-    _check_fields(SOURCE_FIELDS, raw, where)
+    _check_fields((*SOURCE_FIELDS, *plugin_fields), raw, where)
     name: str = raw["name"]
     if not NAME_RE.match(name):
         raise ConfigError(f"source name {name!r} may only hold letters, digits, '.', '_' and '-'",
@@ -317,18 +342,68 @@ def _parse_source(raw: Any, index: int, config_file: Path | None, base_dir: Path
         placement=raw.get("placement") or "end",
         trust=raw.get("trust") or "untrusted",
         mintlify=raw.get("mintlify"),
+        extra=_values(plugin_fields, raw),
     )
 
 
+def _values(spec: Sequence[FieldSpec], data: Mapping[str, Any]) -> dict[str, Any]:
+    """The values of ``spec``'s keys in ``data``, or their defaults."""
+    return {f.key: data[f.key] if data.get(f.key) is not None else f.default for f in spec}
+
+
+def _plugin_fields(hooks: Hooks, where: str) -> tuple[list[FieldSpec], list[FieldSpec]]:
+    """The top-level and per-source keys the plugins declare; a key declared twice (by a
+    plugin and a built-in, or by two plugins) is an error naming both."""
+    owners = {("", f.key): "miles-docs itself" for f in TOP_FIELDS}
+    owners.update({("sources", f.key): "miles-docs itself" for f in SOURCE_FIELDS})
+    top: list[FieldSpec] = []
+    source: list[FieldSpec] = []
+    for plugin, keys in hooks.config_keys():
+        for scope, specs, out in (("", keys.top, top), ("sources", keys.source, source)):
+            for spec in specs:
+                key = f"{scope}[].{spec.key}" if scope else spec.key
+                other = owners.get((scope, spec.key))
+                if other is not None:
+                    raise ConfigError(
+                        f"plugin {plugin!r} declares the config key {key!r}, which {other} "
+                        "declares too", where=where,
+                        hint="plugins must declare keys of their own: rename the plugin's key")
+                owners[(scope, spec.key)] = f"plugin {plugin!r}"
+                out.append(spec)
+    return top, source
+
+
+def _check_disable(names: list[str], config_file: Path | None) -> tuple[str, ...]:
+    for name in names:
+        if name not in BUILTIN_NAMES:
+            close = difflib.get_close_matches(name, BUILTIN_NAMES, n=1)
+            raise ConfigError(
+                f"unknown plugin {name!r} in `disable`", where=_where(config_file, "disable"),
+                hint=(f"did you mean {close[0]!r}? " if close else "")
+                + f"built-in plugins: {', '.join(BUILTIN_NAMES)}")
+    return tuple(dict.fromkeys(names))
+
+
 def parse_config(data: Any, *, base_dir: Path, config_file: Path | None = None,
-                 env: Mapping[str, str] | None = None) -> Config:
-    """Validate a config mapping (already loaded from YAML or given inline)."""
+                 env: Mapping[str, str] | None = None, hooks: Hooks | None = None) -> Config:
+    """Validate a config mapping (already loaded from YAML or given inline).
+
+    The keys the plugins of ``hooks`` declare (``mdp_config_keys``) are validated with the
+    built-in ones; without ``hooks``, a new plugin manager (built-ins and entry points) is made,
+    and kept on the config for the build.
+    """
     env = os.environ if env is None else env
     where = str(config_file or "inline config")
     if not isinstance(data, dict):
         raise ConfigError("the config must be a mapping with a `sources:` list", where=where,
                           hint="see the README's smallest config")
-    _check_fields(TOP_FIELDS, data, where)
+    if hooks is None:
+        from .plugins import make_plugin_manager
+
+        hooks = make_plugin_manager()
+    plugin_top, plugin_source = _plugin_fields(hooks, where)
+    _check_fields((*TOP_FIELDS, *plugin_top), data, where)
+    disable = _check_disable(data.get("disable") or [], config_file)
     links = data.get("links") or {}
     for key in links:
         if key != "unresolved":
@@ -341,7 +416,7 @@ def parse_config(data: Any, *, base_dir: Path, config_file: Path | None = None,
     banner = data.get("banner", True)
     if banner is None:
         banner = True
-    sources = tuple(_parse_source(raw, i, config_file, base_dir, banner, env)
+    sources = tuple(_parse_source(raw, i, config_file, base_dir, banner, env, plugin_source)
                     for i, raw in enumerate(data["sources"]))
     if not sources:
         raise ConfigError("`sources:` is empty", where=where,
@@ -378,6 +453,9 @@ def parse_config(data: Any, *, base_dir: Path, config_file: Path | None = None,
         unresolved=unresolved,
         max_page_size=int(data.get("max_page_size") or DEFAULT_MAX_PAGE_MIB),
         raw=data,
+        disable=disable,
+        extra=_values(plugin_top, data),
+        hooks=hooks,
     )
 
 
@@ -432,15 +510,16 @@ class _StrictBaseLoader(yaml.BaseLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-def load_config(path: Path, *, env: Mapping[str, str] | None = None) -> Config:
-    """Load and validate ``miles-docs.yml``."""
+def load_config(path: Path, *, env: Mapping[str, str] | None = None,
+                hooks: Hooks | None = None) -> Config:
+    """Load and validate ``miles-docs.yml`` (``hooks``: as for :func:`parse_config`)."""
     path = path.resolve()
     try:
         data = load_yaml_file(path, "config file")
     except FileNotFoundError:
         raise ConfigError("config file not found", where=str(path),
                           hint="create it with `miles-docs init`, or see the README") from None
-    return parse_config(data, base_dir=path.parent, config_file=path, env=env)
+    return parse_config(data, base_dir=path.parent, config_file=path, env=env, hooks=hooks)
 
 
 def _default_text(spec: FieldSpec) -> str:

@@ -1,7 +1,7 @@
 """The engine-neutral pipeline: config + lock → checkouts → sections.
 
 :func:`build` is all an adapter calls. It fetches every source (through ``mdp_fetch``),
-collects its pages, prepares and transforms them (``mdp_prepare_page``,
+collects its pages (``mdp_collect``), prepares and transforms them (``mdp_prepare_page``,
 ``mdp_transform_page``), builds the nav (``mdp_build_nav``) and gathers diagnostics
 (``mdp_collect_diagnostics``). Sources are fetched in parallel threads: fetching is git
 subprocesses and disk I/O, and a cold build of several sources should not wait on each in turn.
@@ -17,11 +17,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .collect.collect import collect, verify_entry
+from .collect.collect import verify_entry
 from .collect.landing import add_placeholder, finish
 from .config import Config, SourceConfig
-from .context import BuildContext, Engine
-from .errors import Diagnostic, FetchError, Severity
+from .context import BuildContext
+from .engine import Engine
+from .errors import ContentError, Diagnostic, FetchError, Severity
 from .model import Checkout, Section
 from .plugins import Hooks, make_plugin_manager
 from .source.cache import Cache, CacheEntryInvalid
@@ -51,6 +52,24 @@ def _pins(config: Config, lock: Lock) -> dict[str, LockEntry | None]:
         else:
             pins[source.name] = pin_for(lock, source)
     return pins
+
+
+def _hooks(config: Config, hooks: Hooks | None, plugins: Iterable[Any] = ()) -> Hooks:
+    """The plugin manager of a build: the one given, else the config's (unless there are extra
+    ``plugins``), else a new one; with the built-ins that ``disable:`` names turned off."""
+    plugins = list(plugins)
+    hooks = hooks or (config.hooks if not plugins else None) or make_plugin_manager(plugins)
+    hooks.disable(config.disable)
+    return hooks
+
+
+def _collect(checkout: Checkout, ctx: BuildContext) -> Section:
+    section = ctx.hooks.collect(checkout, ctx)
+    if section is None:
+        raise ContentError(f"no plugin collected the pages of source {checkout.source.name!r}",
+                           where=str(ctx.config.config_file or "config"),
+                           hint="is the built-in collector turned off (`disable: [collect]`)?")
+    return section
 
 
 def _fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext,
@@ -96,7 +115,7 @@ def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
           use_scan_cache: bool = True) -> BuildResult:
     """Build every section of ``config`` for ``engine``."""
     t0 = time.perf_counter()
-    hooks = hooks or make_plugin_manager(plugins)
+    hooks = _hooks(config, hooks, plugins)
     all_local = all(s.local is not None for s in config.sources)
     lock = load_lock(config.lock_file, missing_ok=all_local)
     cache = Cache.at(config.cache_dir)
@@ -104,13 +123,12 @@ def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
     if progress is not None:
         ctx.progress = progress
     pins = _pins(config, lock)
-    max_bytes = config.max_page_size << 20
     timings: dict[str, float] = {}
 
     # Fetch (or find in the cache), verify against the pin and collect every source.
     def fetch_and_collect(checkout: Checkout) -> Section:
         verify_entry(checkout)
-        return collect(checkout, ctx.report, max_page_bytes=max_bytes)
+        return _collect(checkout, ctx)
 
     def collect_source(source: SourceConfig) -> Section:
         return _fetch(source, pins[source.name], ctx, fetch_and_collect)[1]
@@ -160,7 +178,7 @@ def _cache_writable(cache: Cache) -> bool:
 
 def section_nav(config: Config, section: Section, *, hooks: Hooks | None = None) -> list[Any]:
     """The nav a build would give ``section`` (a fetched pin), without building pages."""
-    hooks = hooks or make_plugin_manager()
+    hooks = _hooks(config, hooks)
     ctx = BuildContext(config=config, hooks=hooks, cache=Cache.at(config.cache_dir),
                        engine=Engine())
     ctx.sections = {section.source.name: section}
@@ -176,12 +194,10 @@ def fetch_pin(config: Config, source: SourceConfig, commit: str, *, hooks: Hooks
     import dataclasses
 
     pinned = dataclasses.replace(source, local=None)
-    hooks = hooks or make_plugin_manager()
+    hooks = _hooks(config, hooks)
     ctx = BuildContext(config=config, hooks=hooks, cache=Cache.at(config.cache_dir),
                        engine=Engine())
     if progress is not None:
         ctx.progress = progress
     entry = LockEntry(source.name, source.repo, source.ref, commit)
-    max_bytes = config.max_page_size << 20
-    return _fetch(pinned, entry, ctx,
-                  lambda c: collect(c, ctx.report, max_page_bytes=max_bytes))[1]
+    return _fetch(pinned, entry, ctx, lambda c: _collect(c, ctx))[1]

@@ -1,4 +1,8 @@
-"""The plugin manager: a fresh one per build, built-ins first, then the entry-point group."""
+"""The plugin manager: a fresh one per build, built-ins first, then the entry-point group.
+
+A config's ``disable:`` turns built-ins off by their short name (:data:`BUILTIN_NAMES`):
+:meth:`Hooks.disable` blocks them in the manager before the build calls any hook.
+"""
 
 from __future__ import annotations
 
@@ -12,16 +16,18 @@ from .. import hookspecs
 from ..hookspecs import PROJECT
 
 if TYPE_CHECKING:
-    from .config import SourceConfig
+    from .config import ConfigKeys, SourceConfig
     from .context import BuildContext
     from .errors import Diagnostic
     from .model import Checkout, NavItem, Page, Section, Target
     from .source.lock import LockEntry
+    from .transform.blocks import Component
     from .transform.markdown import LinkRef
 
 #: Built-in plugins, registered by these names (the same names as their entry points, so pluggy
 #: does not load them twice). Order matters only where a hook says tryfirst/trylast.
 BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
+    ("miles_docs.collect", "miles_docs_plugin.builtin.collect"),
     ("miles_docs.git", "miles_docs_plugin.builtin.git_source"),
     ("miles_docs.local", "miles_docs_plugin.builtin.local_source"),
     ("miles_docs.links", "miles_docs_plugin.builtin.links"),
@@ -31,6 +37,10 @@ BUILTIN_PLUGINS: tuple[tuple[str, str], ...] = (
     ("miles_docs.nav", "miles_docs_plugin.builtin.nav"),
     ("miles_docs.provenance", "miles_docs_plugin.builtin.provenance"),
 )
+BUILTIN_PREFIX = PROJECT + "."
+#: What ``disable:`` calls the built-ins: their registered name without ``miles_docs.``.
+BUILTIN_NAMES: tuple[str, ...] = tuple(name.removeprefix(BUILTIN_PREFIX)
+                                       for name, _ in BUILTIN_PLUGINS)
 
 
 class Hooks:
@@ -40,9 +50,26 @@ class Hooks:
         self.pm = pm
         self._hook = pm.hook
 
+    def disable(self, names: Iterable[str]) -> None:
+        """Turn off the built-ins ``names`` (short names, checked by the config)."""
+        for name in names:
+            self.pm.set_blocked(BUILTIN_PREFIX + name)
+
+    def config_keys(self) -> list[tuple[str, ConfigKeys]]:
+        """The config keys each plugin declares, with the plugin's name."""
+        out: list[tuple[str, ConfigKeys]] = []
+        for impl in self._hook.mdp_config_keys.get_hookimpls():
+            keys = impl.function()
+            if keys is not None:
+                out.append((impl.plugin_name, cast("ConfigKeys", keys)))
+        return out
+
     def fetch(self, source: SourceConfig, pin: LockEntry | None,
               ctx: BuildContext) -> Checkout | None:
         return cast("Checkout | None", self._hook.mdp_fetch(source=source, pin=pin, ctx=ctx))
+
+    def collect(self, checkout: Checkout, ctx: BuildContext) -> Section | None:
+        return cast("Section | None", self._hook.mdp_collect(checkout=checkout, ctx=ctx))
 
     def prepare_page(self, page: Page, ctx: BuildContext) -> None:
         self._hook.mdp_prepare_page(page=page, ctx=ctx)
@@ -52,6 +79,13 @@ class Hooks:
 
     def resolve_link(self, link: LinkRef, page: Page, ctx: BuildContext) -> Target | None:
         return cast("Target | None", self._hook.mdp_resolve_link(link=link, page=page, ctx=ctx))
+
+    def render_component(self, component: Component, page: Page,
+                         ctx: BuildContext) -> list[str]:
+        """The lines of ``component`` from the first plugin that renders it, else from the
+        engine (:meth:`Engine.block <miles_docs_plugin.core.engine.Engine.block>`)."""
+        lines = self._hook.mdp_render_component(component=component, page=page, ctx=ctx)
+        return cast("list[str]", lines) if lines is not None else ctx.engine.block(component)
 
     def build_nav(self, section: Section, ctx: BuildContext) -> list[NavItem] | None:
         return cast("list[NavItem] | None",
