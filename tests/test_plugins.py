@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import inspect
 from pathlib import Path
+from typing import Any
 
 import pluggy
 import pytest
 from support import lock_text, make_repo, write
 
 from miles_docs_plugin import hookimpl, hookspecs
-from miles_docs_plugin.core.config import load_config
+from miles_docs_plugin.core.collect.collect import collect
+from miles_docs_plugin.core.config import Config, ConfigKeys, FieldSpec, load_config, parse_config
+from miles_docs_plugin.core.context import BuildContext
 from miles_docs_plugin.core.engine import Engine
-from miles_docs_plugin.core.model import ExternalTarget, PageTarget
+from miles_docs_plugin.core.errors import ConfigError, ContentError
+from miles_docs_plugin.core.model import Checkout, Page, PageTarget, Section
 from miles_docs_plugin.core.pipeline import build
 from miles_docs_plugin.core.plugins import BUILTIN_PLUGINS, make_plugin_manager
+from miles_docs_plugin.core.transform.blocks import Component
 
 SPECS = sorted(name for name, _ in inspect.getmembers(hookspecs, inspect.isfunction)
                if name.startswith("mdp_"))
@@ -79,6 +84,10 @@ def test_call_order_of_the_hooks(tmp_path: Path, cache_dir: Path) -> None:
             calls.append("fetch")
 
         @hookimpl
+        def mdp_collect(self, checkout: object, ctx: object) -> None:
+            calls.append("collect")
+
+        @hookimpl
         def mdp_prepare_page(self, page: object, ctx: object) -> None:
             calls.append("prepare")
 
@@ -103,8 +112,8 @@ def test_call_order_of_the_hooks(tmp_path: Path, cache_dir: Path) -> None:
     # every page is prepared before any is transformed; links are resolved by the built-in
     # links transform (tryfirst), before other transforms of the same page (guide.md: 1 link,
     # index.md: 2 links); nav and diagnostics last
-    assert order == ["fetch", "prepare", "resolve", "transform", "resolve", "transform", "nav",
-                     "diagnostics"]
+    assert order == ["fetch", "collect", "prepare", "resolve", "transform", "resolve", "transform",
+                     "nav", "diagnostics"]
     assert calls.count("prepare") == 2 and calls.count("resolve") == 3
 
 
@@ -116,7 +125,136 @@ def test_a_plugin_can_resolve_links_first(tmp_path: Path, cache_dir: Path) -> No
                 return PageTarget("s", "guide.md", "part-one")
             return None
 
-    result = build(load_config(site(tmp_path)), Engine(), plugins=[Redirect()])
+    config = site(tmp_path)
+    result = build(load_config(config), Engine(), plugins=[Redirect()])
     content = result.sections["s"].pages["index.md"].content
     assert "[ext](guide.md#part-one)" in content
-    assert ExternalTarget  # the built-in would have left it external
+    # the built-in rules alone leave it external
+    plain = build(load_config(config), Engine()).sections["s"].pages["index.md"].content
+    assert "[ext](https://example.org/x)" in plain and "part-one" not in plain
+
+
+class Keys:
+    """A plugin that declares a top-level and a per-source key."""
+
+    @hookimpl
+    def mdp_config_keys(self) -> ConfigKeys:
+        return ConfigKeys(
+            top=(FieldSpec("team", "string", "docs", "Team that owns the pages.",
+                           check=lambda v: isinstance(v, str)),),
+            source=(FieldSpec("owner", "string", None, "Owner of the source.", required=True,
+                              check=lambda v: isinstance(v, str)),))
+
+
+def parse(data: dict[str, Any], *plugins: object) -> Config:
+    hooks = make_plugin_manager(plugins, entry_points=False)
+    return parse_config(data, base_dir=Path("/nowhere"), config_file=Path("miles-docs.yml"),
+                        env={}, hooks=hooks)
+
+
+SOURCE = {"name": "s", "repo": "https://github.com/o/r", "owner": "ana"}
+
+
+def test_a_plugin_declares_config_keys_validated_like_the_builtin_ones() -> None:
+    config = parse({"sources": [SOURCE]}, Keys())
+    assert config.extra == {"team": "docs"} and config.sources[0].extra == {"owner": "ana"}
+    assert parse({"sources": [SOURCE], "team": "infra"}, Keys()).extra == {"team": "infra"}
+    with pytest.raises(ConfigError) as exc:
+        parse({"sources": [SOURCE], "team": 3}, Keys())
+    assert exc.value.format() == ("miles-docs.yml: 'team' must be string, got 3 "
+                                  "(team: Team that owns the pages.)")
+    with pytest.raises(ConfigError) as exc:
+        parse({"sources": [{**SOURCE, "owner": None}]}, Keys())
+    assert exc.value.format() == ("miles-docs.yml: sources[0] (s): missing required key 'owner' "
+                                  "(owner: Owner of the source.)")
+    with pytest.raises(ConfigError, match=r"unknown key 'teams'.*did you mean 'team'"):
+        parse({"sources": [SOURCE], "teams": "x"}, Keys())
+    with pytest.raises(ConfigError, match="unknown key 'team'"):
+        parse({"sources": [{k: v for k, v in SOURCE.items() if k != "owner"}], "team": "x"})
+
+
+def test_a_key_declared_twice_names_both_owners() -> None:
+    class Clash:
+        @hookimpl
+        def mdp_config_keys(self) -> ConfigKeys:
+            return ConfigKeys(top=(FieldSpec("banner", "string", None, "Mine."),))
+
+    with pytest.raises(ConfigError) as exc:
+        parse({"sources": [SOURCE]}, Keys(), Clash())
+    assert "declares the config key 'banner', which miles-docs itself declares too" in \
+        exc.value.format()
+    with pytest.raises(ConfigError, match=r"declares the config key 'team', "
+                                          r"which plugin '\d+' declares too"):
+        parse({"sources": [SOURCE]}, Keys(), Keys())
+
+    class SourceClash:
+        @hookimpl
+        def mdp_config_keys(self) -> ConfigKeys:
+            return ConfigKeys(source=(FieldSpec("owner", "string", None, "Mine."),))
+
+    with pytest.raises(ConfigError, match=r"config key 'sources\[\]\.owner', which plugin"):
+        parse({"sources": [SOURCE]}, Keys(), SourceClash())
+
+
+def test_disable_names_builtins_and_refuses_unknown_names() -> None:
+    assert parse({"sources": [SOURCE], "disable": ["nav", "provenance"]},
+                 Keys()).disable == ("nav", "provenance")
+    with pytest.raises(ConfigError) as exc:
+        parse({"sources": [SOURCE], "disable": ["provenence"]}, Keys())
+    assert exc.value.format() == (
+        "miles-docs.yml: disable: unknown plugin 'provenence' in `disable` (did you mean "
+        "'provenance'? built-in plugins: collect, git, local, links, components, openapi, "
+        "mintlify, nav, provenance)")
+
+
+def test_disable_turns_a_builtin_off_in_a_build(tmp_path: Path, cache_dir: Path) -> None:
+    config = site(tmp_path)
+    on = build(load_config(config), Engine()).sections["s"]
+    assert "provenance" in on.pages["guide.md"].extra
+    write(config, config.read_text() + "disable: [provenance]\n")
+    off = build(load_config(config), Engine()).sections["s"]
+    assert "provenance" not in off.pages["guide.md"].extra
+    assert off.pages["guide.md"].content == on.pages["guide.md"].content
+
+
+def test_collection_is_a_hook(tmp_path: Path, cache_dir: Path) -> None:
+    class OnlyIndex:
+        @hookimpl
+        def mdp_collect(self, checkout: Checkout, ctx: BuildContext) -> Section:
+            section = collect(checkout, ctx.report, max_page_bytes=1 << 20)
+            del section.pages["guide.md"]
+            return section
+
+    config = site(tmp_path)
+    assert set(build(load_config(config), Engine()).sections["s"].pages) == {"index.md",
+                                                                           "guide.md"}
+    result = build(load_config(config), Engine(), plugins=[OnlyIndex()])
+    assert set(result.sections["s"].pages) == {"index.md"}
+    write(config, config.read_text() + "disable: [collect]\n")
+    with pytest.raises(ContentError, match="no plugin collected the pages of source 's'.*"
+                                           r"disable: \[collect\]"):
+        build(load_config(config), Engine())
+
+
+def test_a_plugin_renders_a_component(tmp_path: Path, cache_dir: Path) -> None:
+    up = tmp_path / "up"
+    commit = make_repo(up, {"docs/index.md": "# Home\n\n<Note>\nA note.\n</Note>\n\n"
+                                             "<Tip>\nA tip.\n</Tip>\n"})
+    write(tmp_path / "miles-docs.yml", f"sources:\n  - name: s\n    repo: {up.as_uri()}\n")
+    write(tmp_path / "miles-docs.lock", lock_text({"s": (up.as_uri(), commit)}))
+
+    class Notes:
+        @hookimpl
+        def mdp_render_component(self, component: Component, page: Page,
+                                 ctx: BuildContext) -> list[str] | None:
+            if component.name != "Note":
+                return None
+            return [f"NOTE in {page.path}: {' '.join(component.inner()).strip()}", ""]
+
+    plain = build(load_config(tmp_path / "miles-docs.yml"), Engine())
+    result = build(load_config(tmp_path / "miles-docs.yml"), Engine(), plugins=[Notes()])
+    content = result.sections["s"].pages["index.md"].content
+    before = plain.sections["s"].pages["index.md"].content
+    assert before == "# Home\n\n> **Note**\n> A note.\n\n\n> **Tip**\n> A tip.\n\n"
+    # the Note is the plugin's; the Tip, which it leaves, is the engine's, as without it
+    assert content == "# Home\n\nNOTE in index.md: A note.\n\n\n\n> **Tip**\n> A tip.\n\n"
