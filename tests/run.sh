@@ -14,7 +14,7 @@ bash tests/setup_browser.sh   # Chromium (system package) + Playwright for the b
 bash tests/setup_mint.sh      # the Mintlify CLI (npm `mint`, pinned) for the Mintlify tests
 
 .venv/bin/ruff check .
-.venv/bin/mypy
+.venv/bin/mypy              # the package and tests/ (files = in pyproject.toml), strict
 .venv/bin/mypy benchmarks   # a separate run: tests/ and benchmarks/ both have a hosts.py
 # Every lower bound of pyproject.toml at once (.ci/noxfile.py; the whole matrix is
 # `.venv/bin/nox -f .ci/noxfile.py`). Not recorded in .ci/matrix.json: that is the matrix's.

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -43,7 +44,7 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
-def make_repo(path: Path, files: dict[str, str | bytes], message: str = "commit") -> str:
+def make_repo(path: Path, files: Mapping[str, str | bytes], message: str = "commit") -> str:
     """A git repository holding ``files``; returns the commit id."""
     path.mkdir(parents=True, exist_ok=True)
     if not (path / ".git").exists():

@@ -162,10 +162,10 @@ def test_a_fetch_in_progress_is_never_taken_for_a_leftover(tmp_path: Path,
     folder = root / "tmp" / "fetch-abc-123"
     folder.mkdir()
     seen: list[list[Path]] = []
-    real_flock = cache_mod.fcntl.flock  # type: ignore[union-attr]
+    real_flock = cache_mod.fcntl.flock
 
     def flock(fd: int, op: int) -> None:
-        if op == cache_mod.fcntl.LOCK_EX and not seen:  # type: ignore[union-attr]
+        if op == cache_mod.fcntl.LOCK_EX and not seen:
             seen.append([x.path for x in cache_mod.Cache(root).leftovers()])
         real_flock(fd, op)
 

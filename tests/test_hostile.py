@@ -13,9 +13,10 @@ import os
 import re
 import time
 import tracemalloc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO, Any
 
 import pytest
 from hosts import ENGINES, Host, make_host
@@ -343,6 +344,18 @@ def test_6_links_that_try_to_leave(tmp_path: Path, cache_dir: Path) -> None:
 # -- 7. faults ---------------------------------------------------------------------------------
 
 
+class OsOf:
+    """The ``os`` module as one module sees it, with some functions replaced: set on that
+    module's own name ``os`` (``monkeypatch.setattr(module, "os", OsOf(...))``), so that the
+    rest of the process, pytest included, keeps the real functions."""
+
+    def __init__(self, **replaced: Callable[..., Any]) -> None:
+        self._replaced = replaced
+
+    def __getattr__(self, name: str) -> Any:
+        return self._replaced[name] if name in self._replaced else getattr(os, name)
+
+
 def test_7_disk_full_while_writing_a_generated_file_keeps_the_previous_state(
         tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from miles_docs_plugin import sphinx_ext
@@ -351,23 +364,23 @@ def test_7_disk_full_while_writing_a_generated_file_keeps_the_previous_state(
     folder_root.mkdir()
     target = folder_root / "page.md"
     assert sphinx_ext._write_if_changed(target, b"good version\n")
-    real_fdopen = os.fdopen
 
     class Full:
-        def __init__(self, fh: object) -> None:
+        def __init__(self, fh: IO[Any]) -> None:
             self.fh = fh
 
         def __enter__(self) -> Full:
             return self
 
         def __exit__(self, *exc: object) -> None:
-            self.fh.close()  # type: ignore[attr-defined]
+            self.fh.close()
 
         def write(self, data: bytes) -> int:
-            self.fh.write(data[: len(data) // 2])  # type: ignore[attr-defined]
+            self.fh.write(data[: len(data) // 2])
             raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(sphinx_ext.os, "fdopen", lambda fd, mode: Full(real_fdopen(fd, mode)))
+    # the module's own name ``os``: nothing outside it sees the full disk
+    monkeypatch.setattr(sphinx_ext, "os", OsOf(fdopen=lambda fd, mode: Full(os.fdopen(fd, mode))))
     with pytest.raises(OSError, match="No space left"):
         sphinx_ext._write_if_changed(target, b"new version that does not fit\n")
     assert target.read_bytes() == b"good version\n"
@@ -400,8 +413,10 @@ def test_7_disk_full_while_writing_the_lock_keeps_it(tmp_path: Path,
     path = tmp_path / "miles-docs.lock"
     path.write_text(lock_text({"diffusion": ("r", V1)}))
     before = path.read_bytes()
-    monkeypatch.setattr(lock_mod.os, "fsync", lambda fd: (_ for _ in ()).throw(
-        OSError(errno.ENOSPC, "No space left on device")))
+    def fsync(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(lock_mod, "os", OsOf(fsync=fsync))  # the lock module's ``os`` only
     with pytest.raises(OSError):
         lock_mod.set_entry(path, lock_mod.LockEntry("diffusion", "r", "main", "ab" * 20))
     assert path.read_bytes() == before

@@ -68,8 +68,14 @@ def copy_repo(src: Path, dst: Path) -> str:
     return git(dst, "rev-parse", "HEAD")
 
 
+class Built(dict[str, Host]):
+    """The host built with each engine, by engine name, and the upstream commit."""
+
+    commit = ""
+
+
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Host]:
+def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     import os
 
     base = tmp_path_factory.mktemp("linkmodel")
@@ -89,7 +95,7 @@ sources:
     web_url: https://github.com/example/other
     site_url: https://other.example
 """
-    hosts = {}
+    hosts = Built()
     try:
         for engine in ENGINES:
             root = base / engine
@@ -119,14 +125,14 @@ sources:
             hosts[engine] = host
     finally:
         os.environ.pop("MILES_DOCS_CACHE", None)
-    hosts["commit"] = commit  # type: ignore[assignment]
+    hosts.commit = commit
     return hosts
 
 
 def links(host: Host, page: str) -> dict[str, str]:
     """Visible text -> href of the links in a page's content."""
     text_ = (host.out / host.page_file(page)).read_text("utf-8")
-    out = {}
+    out: dict[str, str] = {}
     for m in re.finditer(r'<a [^>]*href="([^"]*)"[^>]*>(.*?)</a>', text_, re.S):
         text = re.sub(r"<[^>]+>", "", m.group(2)).strip()
         out.setdefault(text, html.unescape(m.group(1)))
@@ -144,7 +150,7 @@ def target(host: Host, page: str, href: str) -> tuple[Path, str]:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_page_links_and_anchors_land_on_the_right_heading(built: dict[str, Host],
+def test_page_links_and_anchors_land_on_the_right_heading(built: Built,
                                                           engine: str) -> None:
     host = built[engine]
     found = links(host, "index.md")
@@ -165,7 +171,7 @@ def test_page_links_and_anchors_land_on_the_right_heading(built: dict[str, Host]
     dest, fragment = target(host, "index.md", found["Mintlify root link with anchor"])
     first = target(host, "index.md", found["reference link"])[1]
     assert fragment != first
-    commit = built["commit"]
+    commit = built.commit
     # a docs folder without an index page: its listing upstream, at the pin
     assert found["folder link"] == (
         f"https://github.com/example/upstream/tree/{commit}/docs/guide")
@@ -179,9 +185,9 @@ def test_page_links_and_anchors_land_on_the_right_heading(built: dict[str, Host]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_assets_repo_files_host_and_other_sources(built: dict[str, Host], engine: str) -> None:
+def test_assets_repo_files_host_and_other_sources(built: Built, engine: str) -> None:
     host = built[engine]
-    commit = built["commit"]
+    commit = built.commit
     found = links(host, "index.md")
     html = (host.out / host.page_file("index.md")).read_text()
     assert found["repo file"] == f"https://github.com/example/upstream/blob/{commit}/scripts/run.py"
@@ -209,7 +215,7 @@ def test_assets_repo_files_host_and_other_sources(built: dict[str, Host], engine
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_code_is_never_touched(built: dict[str, Host], engine: str) -> None:
+def test_code_is_never_touched(built: Built, engine: str) -> None:
     text = (built[engine].out / built[engine].page_file("index.md")).read_text()
     for literal in ("[code span](guide/setup.md)", "[fenced code](guide/setup.md)",
                     "[indented code](guide/setup.md)"):
@@ -217,7 +223,7 @@ def test_code_is_never_touched(built: dict[str, Host], engine: str) -> None:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_components_render_natively(built: dict[str, Host], engine: str) -> None:
+def test_components_render_natively(built: Built, engine: str) -> None:
     host = built[engine]
     html = (host.out / host.page_file("components.md")).read_text()
     kinds = (["note", "warning", "tip", "info", "success", "danger"] if engine == "mkdocs"
@@ -248,9 +254,9 @@ def test_components_render_natively(built: dict[str, Host], engine: str) -> None
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_front_matter_and_provenance(built: dict[str, Host], engine: str) -> None:
+def test_front_matter_and_provenance(built: Built, engine: str) -> None:
     host = built[engine]
-    commit = built["commit"]
+    commit = built.commit
     html = (host.out / host.page_file("index.md")).read_text()
     # MkDocs titles a page after its nav entry, and the nav shows Mintlify's sidebarTitle
     assert ("<title>Overview" if engine == "mkdocs" else "<title>Link Model") in html

@@ -17,7 +17,7 @@ from miles_docs_plugin.core.model import ExternalTarget, UnresolvedTarget
 from miles_docs_plugin.core.pipeline import BuildResult, build
 from miles_docs_plugin.core.transform.markdown import scan
 
-PAGES = {
+PAGES: dict[str, str | bytes] = {
     "README.md": "# upstream readme\n",
     "scripts/run.py": "print('run')\n",
     "docs/index.md": """

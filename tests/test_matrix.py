@@ -17,10 +17,15 @@ NOXFILE = ROOT / ".ci" / "noxfile.py"
 def _constant(name: str) -> Any:
     tree = ast.parse(NOXFILE.read_text("utf-8"))
     for node in tree.body:
-        target = node.target if isinstance(node, ast.AnnAssign) else (
-            node.targets[0] if isinstance(node, ast.Assign) else None)
-        if isinstance(target, ast.Name) and target.id == name and node.value is not None:
-            return ast.literal_eval(node.value)
+        target: ast.expr
+        if isinstance(node, ast.AnnAssign):
+            target, value = node.target, node.value
+        elif isinstance(node, ast.Assign):
+            target, value = node.targets[0], node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id == name and value is not None:
+            return ast.literal_eval(value)
     raise AssertionError(f"{name} not found in {NOXFILE}")
 
 

@@ -7,11 +7,11 @@ from pathlib import Path
 from support import make_repo, mkdocs_build, write
 
 from miles_docs_plugin.core.config import TOP_FIELDS
-from miles_docs_plugin.mkdocs_plugin import MilesDocsPlugin
+from miles_docs_plugin.mkdocs_plugin import MilesDocsPluginConfig
 
 
 def test_plugin_options_are_the_schema_keys() -> None:
-    keys = {name for name, _option in MilesDocsPlugin.config_class._schema}
+    keys = {name for name, _option in MilesDocsPluginConfig._schema}
     assert keys == {f.key for f in TOP_FIELDS} | {"config_file", "enabled"}
 
 

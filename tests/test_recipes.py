@@ -54,8 +54,8 @@ def test_pre_commit_hook_and_its_example(tmp_path: Path) -> None:
     assert [h["id"] for r in example["repos"] for h in r["hooks"]] == [hook["id"]]
     assert hook["entry"] == "miles-docs check" and hook["pass_filenames"] is False
     files = re.compile(hook["files"])
-    for path in ("miles-docs.yml", "docs/miles-docs.lock", "mkdocs.yml", "docs/conf.py"):
-        assert files.search(path), path
+    for name in ("miles-docs.yml", "docs/miles-docs.lock", "mkdocs.yml", "docs/conf.py"):
+        assert files.search(name), name
     assert not files.search("README.md") and not files.search("docs/index.md")
     # the entry, as pre-commit runs it (no file names), on a sample host: clean, exit 0
     sample = copy_sample(tmp_path)
@@ -64,7 +64,7 @@ def test_pre_commit_hook_and_its_example(tmp_path: Path) -> None:
     assert result.returncode == 0, result.output
 
 
-def _steps(workflow: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _steps(workflow: str) -> tuple[dict[Any, Any], list[dict[str, Any]]]:
     data = yaml.safe_load((RECIPES / "github" / workflow).read_text())
     (job,) = data["jobs"].values()
     return data, job["steps"]
