@@ -59,3 +59,22 @@ def test_troubleshooting_quotes_real_messages() -> None:
         assert fragments, message
         for fragment in fragments:
             assert any(fragment in m for m in messages), (message, fragment)
+
+
+def test_how_it_works_names_the_folders_one_to_one() -> None:
+    section = README.split("## How it works", 1)[1].split("\n## ", 1)[0]
+    diagram = section.split("```", 2)[1]
+    package = ROOT / "miles_docs_plugin"
+    stages = {p.parent.name for p in (package / "core").glob("*/__init__.py")}
+    assert set(re.findall(r"core/(\w+)/", diagram)) == stages
+    for stage in stages:  # each stage's modules, in the table under the diagram
+        row = re.search(rf"^\| `core/{stage}/` \| (.*)$", section, re.M)
+        assert row, stage
+        modules = {p.name for p in (package / "core" / stage).glob("*.py")} - {"__init__.py"}
+        assert set(re.findall(r"`(\w+\.py)`", row.group(1))) == modules, stage
+    for path in re.findall(r"\b((?:core|builtin)/\w+\.py)", diagram):
+        assert (package / path).exists(), path
+    adapters = re.findall(r"(\w+)(?:\.py|/)(?=\s)", diagram.splitlines()[-3] + " ")
+    assert adapters == ["mkdocs_plugin", "sphinx_ext", "mintlify_host", "cli"]
+    for name in adapters:  # a package once it is one, else still a module
+        assert (package / name / "__init__.py").exists() or (package / f"{name}.py").exists()
