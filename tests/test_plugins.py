@@ -33,6 +33,10 @@ def test_every_hook_is_documented_and_versioned() -> None:
         doc = getattr(hookspecs, name).__doc__ or ""
         assert len(doc.strip()) > 80, name
         assert ".. versionadded::" in doc, name
+        # like pytest's hookspec.py: every parameter and the return value are documented
+        for param in inspect.signature(getattr(hookspecs, name)).parameters:
+            assert f":param {param}:" in doc, (name, param)
+        assert ":return:" in doc, name
     first = {name for name in SPECS
              if getattr(hookspecs, name).miles_docs_spec.get("firstresult")}
     assert first == {"mdp_fetch", "mdp_collect", "mdp_resolve_link", "mdp_render_component",
