@@ -74,8 +74,8 @@ class Engine:
 
     def __init__(self, host_pages: set[str] | None = None) -> None:
         #: Docs paths of the host's own pages (``index.md``), when the adapter knows them: the
-        #: link rules resolve links to host pages against this set (None: every host link
-        #: is taken as it is written).
+        #: link rules resolve links to the host site (``host_urls``) against this set, and
+        #: report those that match no page (None: such links are kept as written).
         self.host_pages = host_pages
 
     # -- addresses ----------------------------------------------------------------------------
