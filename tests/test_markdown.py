@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+import miles_docs_plugin
 from miles_docs_plugin.core.transform.markdown import ScanResult, escape_destination, rewrite, scan
 
 
@@ -256,3 +258,12 @@ def test_the_fast_paths_change_nothing_on_the_corpus() -> None:
     for page in pages:
         text = page.read_text("utf-8")
         assert scan(text) == reference_scan(text), page
+
+
+def test_only_the_public_api_of_markdown_it_is_used() -> None:
+    # the ruler's internals (``__rules__``, ``__find__``, ``__compile__``, ``__cache__``)
+    # change between releases; ``at``/``before``/``enable``/``disable`` are its API
+    package = Path(miles_docs_plugin.__file__).resolve().parent
+    used = {str(path.relative_to(package)) for path in package.rglob("*.py")
+            if re.search(r"\.__(?:rules|find|compile|cache)__\b", path.read_text("utf-8"))}
+    assert used == set()

@@ -394,6 +394,8 @@ def _build_parser(disabled: frozenset[str] = frozenset()) -> MarkdownIt:
     # Imported here, not at the top: a warm build takes every scan from the cache and never
     # needs the parser (nor the time to import it).
     from markdown_it import MarkdownIt
+    from markdown_it.rules_block import reference
+    from markdown_it.rules_inline import autolink, html_inline, image, link
 
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
     if disabled:
@@ -401,15 +403,13 @@ def _build_parser(disabled: frozenset[str] = frozenset()) -> MarkdownIt:
     # See every destination, including ones markdown-it would refuse to render (javascript:):
     # the link rules decide what is safe, not the renderer.
     setattr(md, "validateLink", lambda url: True)  # noqa: B010 - replacing a method
-    for name, kind in (("link", "link"), ("image", "image"), ("autolink", "autolink"),
-                       ("html_inline", "html")):
-        rules = md.inline.ruler.__rules__
-        idx = md.inline.ruler.__find__(name)
-        rules[idx].fn = _wrap_inline(rules[idx].fn, kind)
-    md.inline.ruler.__compile__()
-    ref_idx = md.block.ruler.__find__("reference")
-    md.block.ruler.__rules__[ref_idx].fn = _wrap_reference(md.block.ruler.__rules__[ref_idx].fn)
-    md.block.ruler.__compile__()
+    # The rules that find destinations, wrapped with the public ruler API (``at`` keeps a
+    # rule's place; these rules have no ``alt`` chains to keep).
+    for name, rule, kind in (("link", link, "link"), ("image", image, "image"),
+                             ("autolink", autolink, "autolink"),
+                             ("html_inline", html_inline, "html")):
+        md.inline.ruler.at(name, _wrap_inline(rule, kind))
+    md.block.ruler.at("reference", _wrap_reference(reference))
     md.core.ruler.at("inline", _core_inline)
     return md
 
