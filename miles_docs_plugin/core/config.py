@@ -20,7 +20,7 @@ import yaml
 
 from .env import env_flag
 from .errors import ConfigError
-from .plugins import BUILTIN_NAMES
+from .plugins import BUILTIN_NAMES, make_plugin_manager
 from .urls import RepoUrl, parse_repo_url
 
 if TYPE_CHECKING:
@@ -398,8 +398,6 @@ def parse_config(data: Any, *, base_dir: Path, config_file: Path | None = None,
         raise ConfigError("the config must be a mapping with a `sources:` list", where=where,
                           hint="see the README's smallest config")
     if hooks is None:
-        from .plugins import make_plugin_manager
-
         hooks = make_plugin_manager()
     plugin_top, plugin_source = _plugin_fields(hooks, where)
     _check_fields((*TOP_FIELDS, *plugin_top), data, where)
