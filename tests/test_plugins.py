@@ -15,7 +15,7 @@ from miles_docs_plugin.core.collect.collect import collect
 from miles_docs_plugin.core.config import Config, ConfigKeys, FieldSpec, load_config, parse_config
 from miles_docs_plugin.core.context import BuildContext
 from miles_docs_plugin.core.engine import Engine
-from miles_docs_plugin.core.errors import ConfigError, ContentError
+from miles_docs_plugin.core.errors import ConfigError, ContentError, FetchError
 from miles_docs_plugin.core.model import Checkout, Page, PageTarget, Section
 from miles_docs_plugin.core.pipeline import build
 from miles_docs_plugin.core.plugins import BUILTIN_PLUGINS, make_plugin_manager
@@ -237,6 +237,10 @@ def test_collection_is_a_hook(tmp_path: Path, cache_dir: Path) -> None:
     write(config, config.read_text() + "disable: [collect]\n")
     with pytest.raises(ContentError, match="no plugin collected the pages of source 's'.*"
                                            r"disable: \[collect\]"):
+        build(load_config(config), Engine())
+    write(config, config.read_text().replace("disable: [collect]", "disable: [git]"))
+    with pytest.raises(FetchError, match=r"no plugin could fetch source 's' \(the built-in git "
+                                         r"source is turned off \(`disable: \[git\]`\)\)"):
         build(load_config(config), Engine())
 
 

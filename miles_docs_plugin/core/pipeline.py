@@ -83,7 +83,9 @@ def _fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext,
         checkout = ctx.hooks.fetch(source, pin, ctx)
         if checkout is None:
             raise FetchError(f"no plugin could fetch source {source.name!r}",
-                             hint="is a source plugin installed for this repo URL?")
+                             hint="the built-in git source is turned off (`disable: [git]`)"
+                             if "git" in ctx.config.disable else
+                             "is a source plugin installed for this repo URL?")
         try:
             return checkout, work(checkout)
         except CacheEntryInvalid as exc:
