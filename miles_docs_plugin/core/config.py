@@ -8,6 +8,7 @@ generated from it and cannot disagree with what is validated.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import os
 import re
@@ -347,8 +348,9 @@ def _parse_source(raw: Any, index: int, config_file: Path | None, base_dir: Path
 
 
 def _values(spec: Sequence[FieldSpec], data: Mapping[str, Any]) -> dict[str, Any]:
-    """The values of ``spec``'s keys in ``data``, or their defaults."""
-    return {f.key: data[f.key] if data.get(f.key) is not None else f.default for f in spec}
+    """The values of ``spec``'s keys in ``data``, or (copies of) their defaults."""
+    return {f.key: data[f.key] if data.get(f.key) is not None else copy.deepcopy(f.default)
+            for f in spec}
 
 
 def _plugin_fields(hooks: Hooks, where: str) -> tuple[list[FieldSpec], list[FieldSpec]]:
