@@ -29,11 +29,13 @@ def _label(func: tuple[str, int, str]) -> str:
     return f"{filename}:{line}({name})"
 
 
-ADAPTERS = ("mkdocs_plugin.py", "sphinx_ext.py")
+#: The adapters' modules that the engines call (their imports and event handlers).
+ADAPTERS = ("mkdocs_plugin/__init__.py", "sphinx_ext/__init__.py", "sphinx_ext/build.py",
+            "sphinx_ext/events.py")
 #: Named stages of a plugin build: (file suffix, function name) -> what it is.
 STAGES = {
-    ("mkdocs_plugin.py", "<module>"): "importing the plugin",
-    ("sphinx_ext.py", "<module>"): "importing the extension",
+    ("mkdocs_plugin/__init__.py", "<module>"): "importing the plugin",
+    ("sphinx_ext/__init__.py", "<module>"): "importing the extension",
     ("core/plugins.py", "make_plugin_manager"): "plugin manager (pluggy, entry points)",
     ("core/collect/collect.py", "verify_entry"): "verifying the cache entry",
     ("core/collect/collect.py", "collect"): "collect (read, verify blob ids, front matter)",
@@ -47,10 +49,10 @@ STAGES = {
     ("core/context.py", "anchors"): "anchor maps",
     ("builtin/provenance.py", "mdp_transform_page"): "provenance banner",
     ("builtin/nav.py", "mdp_build_nav"): "nav",
-    ("sphinx_ext.py", "sync"): "writing the generated folder",
-    ("sphinx_ext.py", "on_doctree_resolved"): "doctree-resolved (banner, permalinks)",
-    ("sphinx_ext.py", "on_html_page_context"): "html-page-context",
-    ("mkdocs_plugin.py", "on_page_markdown"): "on_page_markdown",
+    ("sphinx_ext/folder.py", "sync"): "writing the generated folder",
+    ("sphinx_ext/events.py", "on_doctree_resolved"): "doctree-resolved (banner, permalinks)",
+    ("sphinx_ext/events.py", "on_html_page_context"): "html-page-context",
+    ("mkdocs_plugin/__init__.py", "on_page_markdown"): "on_page_markdown",
 }
 
 

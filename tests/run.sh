@@ -16,6 +16,7 @@ bash tests/setup_mint.sh      # the Mintlify CLI (npm `mint`, pinned) for the Mi
 .venv/bin/ruff check .
 .venv/bin/mypy              # the package and tests/ (files = in pyproject.toml), strict
 .venv/bin/mypy benchmarks   # a separate run: tests/ and benchmarks/ both have a hosts.py
+.venv/bin/lint-imports --no-cache   # the import contracts of pyproject.toml [tool.importlinter]
 # Every lower bound of pyproject.toml at once (.ci/noxfile.py; the whole matrix is
 # `.venv/bin/nox -f .ci/noxfile.py`). Not recorded in .ci/matrix.json: that is the matrix's.
 if [ "${MILES_DOCS_SKIP_OLDEST:-}" != 1 ]; then

@@ -358,12 +358,12 @@ class OsOf:
 
 def test_7_disk_full_while_writing_a_generated_file_keeps_the_previous_state(
         tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from miles_docs_plugin import sphinx_ext
+    from miles_docs_plugin.core import files
 
     folder_root = tmp_path / "gen"
     folder_root.mkdir()
     target = folder_root / "page.md"
-    assert sphinx_ext._write_if_changed(target, b"good version\n")
+    assert files.write_if_changed(target, b"good version\n")
 
     class Full:
         def __init__(self, fh: IO[Any]) -> None:
@@ -380,9 +380,9 @@ def test_7_disk_full_while_writing_a_generated_file_keeps_the_previous_state(
             raise OSError(errno.ENOSPC, "No space left on device")
 
     # the module's own name ``os``: nothing outside it sees the full disk
-    monkeypatch.setattr(sphinx_ext, "os", OsOf(fdopen=lambda fd, mode: Full(os.fdopen(fd, mode))))
+    monkeypatch.setattr(files, "os", OsOf(fdopen=lambda fd, mode: Full(os.fdopen(fd, mode))))
     with pytest.raises(OSError, match="No space left"):
-        sphinx_ext._write_if_changed(target, b"new version that does not fit\n")
+        files.write_if_changed(target, b"new version that does not fit\n")
     assert target.read_bytes() == b"good version\n"
     assert sorted(p.name for p in folder_root.iterdir()) == ["page.md"]  # no temp file left
 
@@ -408,6 +408,7 @@ def test_7_disk_full_during_a_fetch_leaves_no_entry(tmp_path: Path, cache_dir: P
 
 def test_7_disk_full_while_writing_the_lock_keeps_it(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from miles_docs_plugin.core import files
     from miles_docs_plugin.core.source import lock as lock_mod
 
     path = tmp_path / "miles-docs.lock"
@@ -416,7 +417,7 @@ def test_7_disk_full_while_writing_the_lock_keeps_it(tmp_path: Path,
     def fsync(fd: int) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(lock_mod, "os", OsOf(fsync=fsync))  # the lock module's ``os`` only
+    monkeypatch.setattr(files, "os", OsOf(fsync=fsync))  # the atomic writer's ``os`` only
     with pytest.raises(OSError):
         lock_mod.set_entry(path, lock_mod.LockEntry("diffusion", "r", "main", "ab" * 20))
     assert path.read_bytes() == before

@@ -325,6 +325,6 @@ def test_links_unresolved_option(tmp_path: Path, cache_dir: Path, engine: str, m
     ("", "[B]\n"),
 ])
 def test_the_banner_goes_under_the_leading_heading(body: str, expected: str) -> None:
-    from miles_docs_plugin.builtin.provenance import insert_banner_html
+    from miles_docs_plugin.core.section.banner import insert_banner_html
 
     assert insert_banner_html(body, "[B]") == expected

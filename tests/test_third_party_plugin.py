@@ -14,7 +14,7 @@ import pytest
 from hosts import Host, make_host
 from support import make_repo, write
 
-from miles_docs_plugin.builtin.provenance import BANNER_CLASS
+from miles_docs_plugin.core.section.banner import BANNER_CLASS
 
 PLUGINS = Path(__file__).resolve().parent / "plugins"
 STAMP = 'class="example-stamp"'

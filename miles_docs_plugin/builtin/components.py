@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
 from ..core.errors import Diagnostic, Severity
-from ..core.transform.blocks import INLINE, KNOWN, Component
+from ..core.transform.blocks import INLINE, KNOWN, Block, Component
 from ..core.transform.dialect import to_components
 from ..core.transform.mdx import (
     code_lines,
@@ -51,24 +51,6 @@ BLOCK_HTML = {"div"}
 #: Where a component stood, once its tags are neutralized: positions that survive edits of
 #: other plugins (``mdp_prepare_page``) between preparation and rendering.
 MARK_RE = re.compile(r"<!--(?P<close>/)?mdp:(?P<n>\d+)(?::(?P<kind>[a-z]))?-->")
-
-
-@dataclass
-class Block:
-    name: str
-    attrs: dict[str, str]
-    indent: str
-    start: int  #: line index of the opening tag
-    end: int  #: line index of the closing tag (== start for self-closing or one-line)
-    children: list[Block] = field(default_factory=list)
-    inline: str = ""  #: content on the opening line (``<Note>text</Note>``)
-    open_end: int = -1  #: last line of the opening tag (it may span lines)
-    tail: str = ""  #: content before the closing tag on its line (``text</Note>``)
-    number: int = 0  #: index in ``page.extra["components"]``
-
-    def __post_init__(self) -> None:
-        if self.open_end < 0:
-            self.open_end = self.start
 
 
 def parse_attrs(raw: str) -> dict[str, str]:
@@ -262,10 +244,6 @@ def normalize_indent(lines: list[str], blocks: list[Block]) -> None:
             child.indent = lines[child.start][:len(lines[child.start]) -
                                               len(lines[child.start].lstrip())]
         normalize_indent(lines, block.children)
-
-
-#: The opening line of a component with ``href`` after :func:`neutralize` without markers.
-LINK_LINE_RE = re.compile(r"^[ \t]*\[(?P<text>.*)\]\((?P<href>.*)\)[ \t]*$")
 
 
 def neutralize(lines: list[str], blocks: list[Block], found: list[Block], *,

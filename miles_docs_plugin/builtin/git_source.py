@@ -9,13 +9,12 @@ fetch, still without blobs outside the docs folder.
 from __future__ import annotations
 
 import logging
-import posixpath
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import hookimpl
-from ..core.config import ROOT_DOCS, docs_prefix
+from ..core.config import ROOT_DOCS, docs_prefix, mkdocs_config_paths
 from ..core.errors import ContentError, FetchError
 from ..core.model import Checkout, EntryKind
 from ..core.source.cache import Manifest, tree_from_manifest
@@ -57,14 +56,6 @@ def fetch_commit(repo: Path, source: SourceConfig, commit: str) -> None:
     except GitError:
         raise FetchError(f"commit {commit} does not exist in {source.url.display}",
                          hint=f"fix the pin: `miles-docs update {source.name}`") from None
-
-
-def mkdocs_config_paths(docs_dir: str) -> list[str]:
-    """Where an upstream MkDocs config next to ``docs_dir`` would be (repository paths)."""
-    if docs_dir == ROOT_DOCS:
-        return []
-    parent = posixpath.dirname(docs_dir)
-    return [posixpath.join(parent, name) for name in ("mkdocs.yml", "mkdocs.yaml")]
 
 
 def _parse_tree(output: str) -> tuple[dict[str, EntryKind], dict[str, str], dict[str, str],

@@ -45,6 +45,7 @@ from ..core.model import (
     UnresolvedTarget,
 )
 from ..core.section.sanitize import UNSAFE_SCHEMES, unsafe_url, url_scheme
+from ..core.transform.lookup import find_page, split_url
 from ..core.transform.markdown import LINK_ATTRS, LinkRef, escape_destination, rewrite
 from ..core.urls import web_link
 from .redirects import redirected
@@ -53,47 +54,10 @@ if TYPE_CHECKING:
     from ..core.context import BuildContext
 
 SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
-INDEX_NAMES = ("index.md", "index.mdx", "README.md", "readme.md")
 
 
 def _section_of(page: Page, ctx: BuildContext) -> Section:
     return ctx.sections[page.source]
-
-
-def _split(url: str) -> tuple[str, str, str | None]:
-    """(path, query, fragment) of a relative URL, path percent-decoded."""
-    fragment: str | None = None
-    if "#" in url:
-        url, fragment = url.split("#", 1)
-    query = ""
-    if "?" in url:
-        url, query = url.split("?", 1)
-    return unquote(url), query, fragment
-
-
-def find_page(section: Section, rel: str) -> str | None:
-    """The page that ``rel`` (a path relative to docs_dir) names, Mintlify-style lookups too."""
-    folder = rel.endswith("/")  # `guide/` is the folder's index, never a sibling guide.md
-    rel = rel.strip("/")
-    pages = section.pages
-    if rel in pages and not folder:
-        return rel
-    if rel in section.superseded:
-        return section.superseded[rel]
-    if rel == "":
-        candidates = list(INDEX_NAMES)
-    elif folder:
-        candidates = [f"{rel}/{name}" for name in INDEX_NAMES]
-    else:
-        candidates = [rel + ".md", rel + ".mdx"] + [f"{rel}/{name}" for name in INDEX_NAMES]
-        if rel.endswith(".html"):
-            candidates.insert(0, rel[:-5] + ".md")
-    for candidate in candidates:
-        if candidate in pages:
-            return candidate
-        if candidate in section.superseded:  # lost its URL to another file: go there
-            return section.superseded[candidate]
-    return None
 
 
 def _resolve_in_docs(section: Section, rel: str, anchor: str | None,
@@ -128,7 +92,7 @@ def _host_target(url: str, ctx: BuildContext) -> Target | None:
     for base in ctx.config.host_urls:
         if url == base or url.startswith((base + "/", base + "#", base + "?")):
             rest = url[len(base):]
-            path, _query, anchor = _split(rest)
+            path, _query, anchor = split_url(rest)
             hosts = ctx.engine.host_pages
             if hosts is None:
                 return HostTarget("", anchor, url)
@@ -151,7 +115,7 @@ def _other_source(url: str, ctx: BuildContext) -> Target | None:
     for section in ctx.sections.values():
         site = section.source.site_url
         if site and (url == site or url.startswith((site + "/", site + "#"))):
-            path, _query, anchor = _split(url[len(site):])
+            path, _query, anchor = split_url(url[len(site):])
             hit = _resolve_in_docs(section, path.strip("/"), anchor, ctx)
             if isinstance(hit, PageTarget):
                 return hit
@@ -167,7 +131,7 @@ def _other_source(url: str, ctx: BuildContext) -> Target | None:
         m = re.match(r"^(?:blob|tree|edit|raw)/[^/]+/(.*)$", rest)
         if not m:
             continue
-        path, _query, anchor = _split(m.group(1))
+        path, _query, anchor = split_url(m.group(1))
         docs = section.source.docs_dir
         if path == docs or path.startswith(docs_prefix(docs)):
             hit = _resolve_in_docs(section, path[len(docs_prefix(docs)):], anchor, ctx)
@@ -212,7 +176,7 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
         return ExternalTarget(url)
     if url.startswith("//"):
         return ExternalTarget(url)
-    path, _query, anchor = _split(url)
+    path, _query, anchor = split_url(url)
     docs = section.source.docs_dir
     if path.startswith("/"):
         # Mintlify and other doc sites resolve "/x" against the docs root.

@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
-from .links import _split
+from ..core.transform.lookup import split_url
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext
@@ -54,7 +54,7 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
     section = ctx.sections[page.source]
     if site_config(section, ctx) is None:
         return None
-    path, _query, _anchor = _split(url)
+    path, _query, _anchor = split_url(url)
     if path.endswith((".md", ".mdx")) and link.kind != "html":
         ctx.report(section, page.path, link.line, "link",
                    f"{url} is a broken link on the upstream's Mintlify site (its pages have "

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from .. import hookimpl
 from ..core.errors import Diagnostic, Severity
 from ..core.model import NavGroup, NavItem, NavLink, NavPage, nav_pages
-from .links import find_page
+from ..core.transform.lookup import find_page
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext

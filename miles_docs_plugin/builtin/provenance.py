@@ -13,22 +13,15 @@ nothing).
 from __future__ import annotations
 
 import html
-import re
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
+from ..core.section.banner import BANNER_CLASS, template_banner
 from ..core.urls import web_link
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext
     from ..core.model import Page, Section
-
-BANNER_CLASS = "miles-docs-banner"
-#: The banner's stylesheet; both adapters serve it.
-BANNER_CSS = Path(__file__).resolve().parent.parent / "static" / "miles-docs.css"
-#: The rendered page's first ``<h1>``, when only tags and white space come before it.
-LEADING_H1_RE = re.compile(r"\A(?:\s*<(?!h1\b)[a-zA-Z][^>]*>)*\s*<h1\b.*?</h1>", re.DOTALL)
 
 
 def provenance(section: Section, page: Page) -> dict[str, Any]:
@@ -76,16 +69,7 @@ def banner_text(section: Section, page: Page, info: dict[str, Any]) -> str | Non
     if setting is False:
         return None
     if isinstance(setting, str):
-        # The values are upstream text (file names) placed into HTML: escaped.
-        fields = {key: html.escape(str(value), quote=True) for key, value in {
-            "repo": info["source_repo"], "path": info["source_path"],
-            "commit": info["source_commit"] or "local", "short": info["source_short"],
-            "url": info["source_url"] or info["source_repo_url"],
-            "name": info["source_name"]}.items()}
-        try:
-            return setting.format(**fields)
-        except (KeyError, IndexError, ValueError):
-            return setting
+        return template_banner(setting, info)
     local = str(section.checkout.root) if section.checkout.local else None
     return _default_banner(info, local)
 
@@ -98,13 +82,6 @@ def banner_html(banner: str) -> str:
 
     rendered: str = MarkdownIt("commonmark").render(banner).strip()
     return f'<div class="{BANNER_CLASS}">{rendered}</div>'
-
-
-def insert_banner_html(body: str, banner: str) -> str:
-    """Put ``banner`` right after the leading ``<h1>`` of a rendered page body (or first)."""
-    m = LEADING_H1_RE.match(body)
-    at = m.end() if m else 0
-    return f"{body[:at]}\n{banner}\n{body[at:]}" if at else f"{banner}\n{body}"
 
 
 @hookimpl(trylast=True)

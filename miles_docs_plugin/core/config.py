@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import difflib
 import os
+import posixpath
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -520,6 +521,27 @@ def load_config(path: Path, *, env: Mapping[str, str] | None = None,
         raise ConfigError("config file not found", where=str(path),
                           hint="create it with `miles-docs init`, or see the README") from None
     return parse_config(data, base_dir=path.parent, config_file=path, env=env, hooks=hooks)
+
+
+def load_host_config(base_dir: Path, config_file: str, inline: Mapping[str, Any],
+                     inline_name: str = "sources") -> Config:
+    """The config a host names: inline in the host's own config when it has ``sources``
+    (``inline_name`` is what the host calls that key), else ``config_file`` (relative to
+    ``base_dir``). Inline options without sources are refused: they would be ignored."""
+    if inline.get("sources") is not None:
+        return parse_config(dict(inline), base_dir=base_dir, config_file=None)
+    if inline:
+        raise ConfigError(f"inline options {', '.join(sorted(inline))} need `{inline_name}:` "
+                          f"next to them (or move them into {config_file})")
+    return load_config(base_dir / config_file)
+
+
+def mkdocs_config_paths(docs_dir: str) -> list[str]:
+    """Where an upstream MkDocs config next to ``docs_dir`` would be (repository paths)."""
+    if docs_dir == ROOT_DOCS:
+        return []
+    parent = posixpath.dirname(docs_dir)
+    return [posixpath.join(parent, name) for name in ("mkdocs.yml", "mkdocs.yaml")]
 
 
 def _default_text(spec: FieldSpec) -> str:

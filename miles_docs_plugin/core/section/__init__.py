@@ -6,5 +6,8 @@ replaces no host page; refusals as errors naming the file and what to do.
 
 - :mod:`.mounts`: a section owns ``<mount>/`` and ``<mount>.*``; a host page there stops the build;
 - :mod:`.sandbox`: the engine-neutral sandbox for untrusted pages;
-- :mod:`.sanitize`: the rendered HTML of an injected page, parsed and written back safe.
+- :mod:`.sanitize`: the rendered HTML of an injected page, parsed and written back safe;
+- :mod:`.generated`: generated folders (marker, ``.gitignore``) for adapters that write files;
+- :mod:`.banner`: the provenance banner's stylesheet, placement and template;
+- :mod:`.report`: each diagnostic once, a summary line per section, the error that stops a build.
 """

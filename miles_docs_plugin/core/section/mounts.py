@@ -11,9 +11,13 @@ written.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from ..errors import ConfigError
+
+if TYPE_CHECKING:
+    from ..config import Config, SourceConfig
 
 #: Suffixes of host pages that engines turn into ``<stem>/`` URLs.
 HOST_PAGE_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".ipynb", ".txt")
@@ -40,3 +44,20 @@ def collision_error(source: str, mount: str, clash: list[str], where: str,
         f"source {source!r} mounts at {mount!r}, but the host already has {shown}{more}. "
         "Nothing was overwritten",
         where=where, hint="set `mount:` to a free folder or move those host pages")
+
+
+def collisions(config: Config, host_files: Iterable[str],
+               docs_label: str = "") -> Iterator[tuple[SourceConfig, ConfigError]]:
+    """Each source of ``config`` that collides with ``host_files``, with its error."""
+    files = list(host_files)
+    for source in config.sources:
+        clash = mount_collisions(source.mount, files)
+        if clash:
+            yield source, collision_error(source.name, source.mount, clash,
+                                          str(config.config_file or "config"), docs_label)
+
+
+def check_mounts(config: Config, host_files: Iterable[str], docs_label: str = "") -> None:
+    """Stop (:class:`ConfigError`) at the first source that collides with ``host_files``."""
+    for _source, error in collisions(config, host_files, docs_label):
+        raise error

@@ -7,14 +7,13 @@ Builds read it and never write it. ``miles-docs lock`` adds missing entries and
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Config, SourceConfig, load_yaml_file
 from ..errors import ConfigError, LockError
+from ..files import atomic_write
 
 LOCK_VERSION = 1
 SHA_RE = re.compile(r"^[0-9a-f]{40}$")
@@ -112,23 +111,8 @@ def render_lock(entries: list[LockEntry]) -> str:
             f"version: {LOCK_VERSION}\nsources:\n{body}")
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so that a crash leaves either the old or the new file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_lock(path: Path, entries: list[LockEntry]) -> None:
-    atomic_write(path, render_lock(entries))
+    atomic_write(path, render_lock(entries).encode("utf-8"), durable=True)
 
 
 def set_entry(path: Path, entry: LockEntry) -> str:
@@ -138,7 +122,7 @@ def set_entry(path: Path, entry: LockEntry) -> str:
     """
     if not path.exists():
         text = render_lock([entry])
-        atomic_write(path, text)
+        atomic_write(path, text.encode("utf-8"), durable=True)
         return text
     text = path.read_text(encoding="utf-8")
     lines = text.splitlines(keepends=True)
@@ -176,7 +160,7 @@ def set_entry(path: Path, entry: LockEntry) -> str:
             new_block.insert(insert_at, f"    {key}: {value}\n")
             insert_at += 1
         text = "".join(lines[:start] + new_block + lines[end:])
-    atomic_write(path, text)
+    atomic_write(path, text.encode("utf-8"), durable=True)
     return text
 
 

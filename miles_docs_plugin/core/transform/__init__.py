@@ -8,5 +8,6 @@ components rewritten (the built-in plugins drive these helpers from their hooks)
 - :mod:`.mdx`: the MDX syntax the pages use (tags, expressions, imports, fences);
 - :mod:`.blocks`: the engine-neutral component model and its Markdown fallback;
 - :mod:`.anchors`: heading ids as each engine makes them;
-- :mod:`.dialect`: one page dialect (Mintlify components, admonitions) into the neutral model.
+- :mod:`.dialect`: one page dialect (Mintlify components, admonitions) into the neutral model;
+- :mod:`.lookup`: a section's page from a path as authors write it (links and nav files).
 """

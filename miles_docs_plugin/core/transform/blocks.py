@@ -10,7 +10,7 @@ the component's lines; keeping their number equal keeps upstream line numbers ri
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 #: Mintlify callouts and the admonition kind each one becomes.
 CALLOUTS = {"Note": "note", "Warning": "warning", "Tip": "tip", "Info": "info",
@@ -28,6 +28,32 @@ INLINE = {"Badge", "Tooltip", "Icon", "Link", "Kbd"}
 KNOWN = set(CALLOUTS) | WRAPPERS | CONTAINERS | INLINE
 
 FENCE_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+
+
+@dataclass
+class Block:
+    """Where a component stands in a page (line indexes), as the components plugin parses it;
+    the Mintlify adapter restores the tags from it."""
+
+    name: str
+    attrs: dict[str, str]
+    indent: str
+    start: int  #: line index of the opening tag
+    end: int  #: line index of the closing tag (== start for self-closing or one-line)
+    children: list[Block] = field(default_factory=list)
+    inline: str = ""  #: content on the opening line (``<Note>text</Note>``)
+    open_end: int = -1  #: last line of the opening tag (it may span lines)
+    tail: str = ""  #: content before the closing tag on its line (``text</Note>``)
+    number: int = 0  #: index in ``page.extra["components"]``
+
+    def __post_init__(self) -> None:
+        if self.open_end < 0:
+            self.open_end = self.start
+
+
+#: The opening line of a component with ``href`` once the components plugin neutralized it
+#: without markers.
+LINK_LINE_RE = re.compile(r"^[ \t]*\[(?P<text>.*)\]\((?P<href>.*)\)[ \t]*$")
 
 
 @dataclass
@@ -182,6 +208,14 @@ def framed_image(c: Component) -> tuple[str, str] | None:
     lines = [line for line in c.inner() if line.strip()]
     m = IMAGE_LINE_RE.match(lines[0]) if len(lines) == 1 and c.attrs.get("caption") else None
     return (m.group("alt"), m.group("src").strip("<>")) if m else None
+
+
+def step(c: Component, indent: str) -> list[str]:
+    """A ``<Step>`` as an item of a numbered list: ``1. **Title**`` (``Step 1`` without a
+    title), its content indented by ``indent`` (the width the engine's lists need)."""
+    title = " ".join(c.title.split()) or f"Step {c.index}"
+    head = f"{c.indent}{c.index}. **{escape_inline(title)}**"
+    return c.wrap([head], c.indented(indent), [""])
 
 
 def card_head(c: Component) -> str:

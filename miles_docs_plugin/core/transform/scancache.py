@@ -21,12 +21,12 @@ import hashlib
 import hmac
 import json
 import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import astuple, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..files import atomic_write
 from .markdown import SCANNER_VERSION, Heading, HtmlId, LinkRef, ScanResult
 
 T = TypeVar("T")
@@ -156,14 +156,10 @@ class ScanCache:
         entries = {key: self.fresh[key](value) if key in self.fresh else self.raw[key]
                    for key, value in self.decoded.items()}
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".scan-", suffix=".tmp")
             payload = json.dumps({"version": self.version, "entries": entries},
                                  separators=(",", ":")).encode("utf-8", "surrogatepass")
             assert self.key is not None
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(_mac(self.key, payload).encode("ascii") + b"\n" + payload)
-            os.replace(tmp, self.path)
+            atomic_write(self.path, _mac(self.key, payload).encode("ascii") + b"\n" + payload)
         except OSError:
             # A cache that cannot be written only costs speed.
             return

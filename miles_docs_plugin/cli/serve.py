@@ -12,24 +12,22 @@ left out), so a rebuild never triggers another one.
 
 from __future__ import annotations
 
+import argparse
 import functools
 import http.server
-import os
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .core.config import CONFIG_FILE, load_config
-from .core.errors import MilesDocsError
+from ..core.config import CONFIG_FILE, load_config
+from ..core.errors import MilesDocsError
+from ..core.hostpages import walk_host
+from .common import Out, UsageError
 
-if TYPE_CHECKING:
-    from .cli import Out
-
-MARKER = ".miles-docs-generated"
 RELOAD_PATH = "/__miles_docs__/build"
 RELOAD_SCRIPT = (
     "<script>(function(){var n=null;setInterval(function(){fetch('" + RELOAD_PATH + "')"
@@ -39,13 +37,7 @@ RELOAD_SCRIPT = (
 
 
 def _walk(root: Path, skip: set[Path]) -> Iterator[Path]:
-    for dirpath, dirnames, filenames in os.walk(root):
-        here = Path(dirpath)
-        dirnames[:] = [d for d in dirnames if not d.startswith((".", "_"))
-                       and here / d not in skip and not (here / d / MARKER).exists()]
-        for name in filenames:
-            if not name.startswith("."):
-                yield here / name
+    return walk_host(root, lambda d: d.name.startswith("_") or d in skip)
 
 
 class Watcher:
@@ -126,15 +118,11 @@ def serve_sphinx(srcdir: Path, outdir: Path | None, *, host: str, port: int, out
                  once: bool = False) -> int:
     srcdir = srcdir.resolve()
     if not (srcdir / "conf.py").exists():
-        from .cli import UsageError
-
         raise UsageError(f"no conf.py in {srcdir} (pass the Sphinx source folder)")
-    from .engines import missing_modules
+    from ..engines import missing_modules
 
     missing = missing_modules("sphinx")
     if missing:
-        from .cli import UsageError
-
         raise UsageError(f"`miles-docs serve` builds with Sphinx, and {', '.join(missing)} is "
                          "not installed: pip install 'miles-docs-plugin[sphinx]'")
     outdir = (outdir or srcdir / "_build" / "html").resolve()
@@ -164,3 +152,21 @@ def serve_sphinx(srcdir: Path, outdir: Path | None, *, host: str, port: int, out
                 before = watcher.snapshot()
     finally:
         server.shutdown()
+
+
+def cmd_serve(args: argparse.Namespace, out: Out) -> int:
+    return serve_sphinx(Path(args.srcdir), Path(args.outdir) if args.outdir else None,
+                        host=args.host, port=args.port, out=out, once=args.once)
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    s = sub.add_parser("serve", help="preview a Sphinx site, rebuilt on every edit",
+                       description="Build a Sphinx site, serve it on HOST:PORT and rebuild it "
+                       "(incrementally) when its sources, the config, the lock or a local "
+                       "working copy change. For MkDocs use `mkdocs serve`.")
+    s.add_argument("srcdir", nargs="?", default=".", help="Sphinx source folder (with conf.py)")
+    s.add_argument("outdir", nargs="?", help="output folder (default: SRCDIR/_build/html)")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--once", action="store_true", help=argparse.SUPPRESS)
+    s.set_defaults(func=cmd_serve)

@@ -39,7 +39,7 @@ from docutils.parsers.rst import Directive, directives, roles
 from myst_parser.parsers.sphinx_ import MystParser
 from sphinx.util import logging
 
-from .core.section.sanitize import sanitize_html, unsafe_url
+from ..core.section.sanitize import sanitize_html, unsafe_url
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

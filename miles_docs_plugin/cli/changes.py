@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .collect.collect import is_page
-from .config import docs_prefix
-from .model import Checkout, NavGroup, NavItem, NavPage
-from .source.git import numstat
+from ..core.collect.collect import is_page
+from ..core.config import docs_prefix
+from ..core.model import Checkout, NavGroup, NavItem, NavPage
+from ..core.source.git import numstat
 
 
 @dataclass

@@ -28,9 +28,9 @@ from typing import Any
 
 import yaml
 
-from .core.section.sandbox import tagless
-from .core.section.sanitize import URL_ATTRS, unsafe_url
-from .core.transform.mdx import skip_braces
+from ..core.section.sandbox import tagless
+from ..core.section.sanitize import URL_ATTRS, unsafe_url
+from ..core.transform.mdx import skip_braces
 
 #: Front matter keys an untrusted page keeps (display text only).
 SAFE_FRONT_MATTER = ("title", "description", "sidebarTitle")
@@ -239,105 +239,6 @@ def sanitize_body(body: str, code: set[int]) -> tuple[str, list[tuple[int, str]]
         lines[n:end] = new + [""] * (end - n - len(new))  # keep the line count
         done_until = end
     return newline.join(lines), found.items
-
-
-_PARSER: Any = None
-TAG_LINE_RE = re.compile(r"(?m)^[ \t]*<(/?)[A-Za-z][\w.:-]*(?:[ \t][^<>\n]*)?/?>[ \t]*$")
-#: ``<`` that cannot start a tag: MDX stops on it (``(<20% usable)``).
-STRAY_LT_RE = re.compile(r"<(?![A-Za-z/>!])")
-
-
-def _jsx_depth(lines: list[str]) -> list[int]:
-    """How many JSX elements are open at each line (tags alone on their lines)."""
-    depth = 0
-    out = []
-    for line in lines:
-        out.append(depth)
-        m = TAG_LINE_RE.match(line)
-        if m and m.group(1):
-            depth = max(0, depth - 1)
-        elif m and not line.rstrip().endswith("/>"):
-            depth += 1
-    return out
-
-
-def code_structure(body: str, original: str,
-                   fence_indented_code: bool) -> tuple[set[int], list[tuple[int, int]]]:
-    """Lines that MDX will read as code, and the indented code blocks to write as fences.
-
-    ``body`` is the page as the core sees it (component tags taken out, their content
-    unindented), ``original`` the page as written, line for line. MDX has no indented code:
-    with ``fence_indented_code`` (a ``.md`` page, written for CommonMark), an indented code
-    block outside every JSX element becomes a fence (:func:`fence_indented`) and is code;
-    any other indented code is text to MDX, and is not counted as code.
-    """
-    global _PARSER
-    if _PARSER is None:
-        from markdown_it import MarkdownIt
-
-        _PARSER = MarkdownIt("commonmark", {"html": True}).disable("inline")
-    code: set[int] = set()
-    indented: list[tuple[int, int]] = []
-    depth = _jsx_depth(original.split("\n"))
-    # MDX reads a line that is only a tag as a JSX element and goes on with Markdown on the
-    # next line; CommonMark would start an HTML block there and miss a fence right below it
-    body = TAG_LINE_RE.sub("", body)  # (one line at a time: the line count stays)
-    for token in _PARSER.parse(body):
-        if not token.map:
-            continue
-        lines = range(token.map[0], token.map[1])
-        if token.type == "fence":
-            code.update(lines)
-        elif token.type == "code_block" and token.level == 0 and fence_indented_code and \
-                not any(depth[i] for i in lines if i < len(depth)):
-            code.update(lines)
-            indented.append((token.map[0], token.map[1]))
-    return code, indented
-
-
-def fence_indented(body: str, blocks: list[tuple[int, int]]) -> str:
-    """Top-level indented code blocks written as fenced ones (MDX has no indented code)."""
-    if not blocks:
-        return body
-    newline = "\r\n" if "\r\n" in body else "\n"
-    lines = body.split(newline)
-    for start, end in reversed(blocks):
-        while end > start and not lines[end - 1].strip():
-            end -= 1
-        inner = [line[4:] if line.startswith("    ") else line.lstrip("\t ")
-                 for line in lines[start:end]]
-        ticks = "`" * max(3, 1 + max((len(m) for line in inner
-                                      for m in re.findall(r"`+", line)), default=0))
-        lines[start:end] = [ticks, *inner, ticks]
-    return newline.join(lines)
-
-
-VOID_RE = re.compile(r"<(area|br|col|embed|hr|img|input|source|track|wbr)\b"
-                     r"((?:[^<>\"']|\"[^\"]*\"|'[^']*')*?)\s*(?<!/)>", re.IGNORECASE)
-
-
-def _mdx_text(text: str) -> str:
-    return STRAY_LT_RE.sub("&lt;", VOID_RE.sub(r"<\1\2 />", text))
-
-
-def valid_mdx(body: str, code: set[int]) -> str:
-    """What GitHub and MkDocs render but MDX stops on, fixed outside code: HTML's void
-    elements unclosed (``<p><img ...></p>``) and a ``<`` that starts no tag (``<20%``)."""
-    if "<" not in body:
-        return body
-    newline = "\r\n" if "\r\n" in body else "\n"
-    lines = body.split(newline)
-    for n, line in enumerate(lines):
-        if n in code or "<" not in line:
-            continue
-        pieces: list[str] = []
-        pos = 0
-        for m in CODE_SPAN_RE.finditer(line):
-            pieces += [_mdx_text(line[pos:m.start()]), m.group(0)]
-            pos = m.end()
-        pieces.append(_mdx_text(line[pos:]))
-        lines[n] = "".join(pieces)
-    return newline.join(lines)
 
 
 def safe_front_matter(meta: Mapping[str, Any], lines: int) -> tuple[str, list[str]]:

@@ -17,14 +17,14 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..core.config import Config, SourceConfig
+from ..core.engine import Engine
+from ..core.errors import Diagnostic
+from ..core.model import NavGroup, NavItem, NavLink, NavPage, Page, Section
+from ..core.pipeline import build
+from ..core.source.lock import LockEntry, set_entry
+from ..core.urls import forge_of
 from .changes import Changelog, changelog
-from .config import Config, SourceConfig
-from .engine import Engine
-from .errors import Diagnostic
-from .model import NavGroup, NavItem, NavLink, NavPage, Page, Section
-from .pipeline import build
-from .source.lock import LockEntry, set_entry
-from .urls import forge_of
 
 
 @dataclass

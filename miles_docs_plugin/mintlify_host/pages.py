@@ -1,0 +1,118 @@
+"""Mintlify's page writing, as a plugin of the pipeline: the component tags restored as
+upstream wrote them (Mintlify reads them itself), the MDX made valid, and pages of untrusted
+sources made inert (:mod:`.sandbox`)."""
+
+from __future__ import annotations
+
+import re
+
+from .. import hookimpl
+from ..core.context import BuildContext
+from ..core.errors import Severity
+from ..core.model import Page, Section
+from ..core.section.sandbox import tagless
+from ..core.transform.blocks import LINK_LINE_RE, Block
+from .mdx import code_structure, fence_indented, valid_mdx
+from .sandbox import safe_front_matter, sanitize_body
+
+
+class MintlifyPages:
+    """Mintlify's page writing, after the built-in link rules (which write site-root links
+    through :meth:`MintlifyEngine.doc_link`)."""
+
+    @hookimpl(tryfirst=True)  # before the component plugin neutralises tags and adds a title
+    def mdp_prepare_page(self, page: Page, ctx: BuildContext) -> None:
+        page.extra["mintlify_body"] = page.content[page.body_start:]
+        page.title = None  # Mintlify shows the front matter title itself
+
+    # A plain hook registered after the built-ins: it runs after the links (tryfirst) and
+    # before the component plugin would write components in another engine's syntax.
+    @hookimpl
+    def mdp_transform_page(self, page: Page, ctx: BuildContext) -> None:
+        section = ctx.sections[page.source]
+        # what is code, seen with the component tags out (the lines stay where they are)
+        code, indented = code_structure(page.content[page.body_start:],
+                                        page.extra["mintlify_body"],
+                                        not page.path.lower().endswith(".mdx"))
+        self._restore(page, section, ctx)
+        body = valid_mdx(page.content[page.body_start:], code)
+        page.content = page.content[:page.body_start] + body
+        if section.source.sandboxed:
+            self._sandbox(page, section, ctx, code)
+        page.content = page.content[:page.body_start] + fence_indented(
+            page.content[page.body_start:], indented)
+
+    @staticmethod
+    def _restore(page: Page, section: Section, ctx: BuildContext) -> None:
+        """Put the component tags back as upstream wrote them (with rewritten hrefs) and undo
+        the re-indentation of their content: Mintlify reads them itself."""
+        original: str = page.extra.pop("mintlify_body")
+        blocks: list[Block] = page.extra.pop("components", None) or []
+        body = page.content[page.body_start:]
+        newline = "\r\n" if "\r\n" in body else "\n"
+        lines = body.split(newline)
+        orig = original.split(newline)
+        if len(lines) != len(orig):  # pragma: no cover - the component plugin keeps lines
+            ctx.report(section, page.path, None, "component",
+                       "components could not be restored; they are written as plain Markdown")
+            return
+        tags: dict[int, str] = {}
+
+        def visit(block: Block) -> None:
+            opening = orig[block.start]
+            current = lines[block.start]
+            link = LINK_LINE_RE.match(current) if "href" in block.attrs else None
+            if link:
+                href = link.group("href").strip()
+                if href.startswith("<") and href.endswith(">"):
+                    href = href[1:-1]
+                value = href.replace('"', "&quot;")
+                opening = re.sub(r"""(\bhref\s*=\s*)("[^"]*"|'[^']*'|\{["'][^"']*["']\})""",
+                                 lambda m: f'{m.group(1)}"{value}"', opening, count=1)
+            elif block.inline:
+                tag_end = opening.find(">") + 1
+                at = opening.find(block.inline, tag_end)
+                if at >= 0:
+                    opening = (opening[:at] + current.strip()
+                               + opening[at + len(block.inline):])
+            tags[block.start] = opening
+            if block.end > block.start:
+                tags[block.end] = orig[block.end]
+            for child in block.children:
+                visit(child)
+
+        for block in blocks:
+            visit(block)
+        for i, line in enumerate(lines):
+            if i in tags:
+                lines[i] = tags[i]
+            elif line != orig[i]:
+                cur_ws = len(line) - len(line.lstrip())
+                orig_ws = len(orig[i]) - len(orig[i].lstrip())
+                lines[i] = orig[i][:orig_ws] + line[cur_ws:]
+        page.content = page.content[:page.body_start] + newline.join(lines)
+
+    @staticmethod
+    def _sandbox(page: Page, section: Section, ctx: BuildContext, code: set[int]) -> None:
+        body, findings = sanitize_body(page.content[page.body_start:], code)
+        for line, message in findings:
+            ctx.report(section, page.path, page.body_line + line + 1, "mdx",
+                       f"{message} (MDX runs as code; set `trust: full` to allow it)",
+                       Severity.WARNING)
+        front = ""
+        if page.body_start:
+            front, removed = safe_front_matter(page.meta, page.body_line)
+            if not removed and all(isinstance(v, str) and tagless(v) == v
+                                   for v in page.meta.values()):
+                front = page.content[:page.body_start]  # nothing to change: as written
+            for key in removed:
+                ctx.report(section, page.path, _front_line(page.text, key), "mdx",
+                           f"front matter key {key!r} removed (untrusted pages keep "
+                           "title, description and sidebarTitle)", Severity.WARNING)
+        page.content = front + body
+        page.body_start = len(front)
+
+
+def _front_line(text: str, key: str) -> int | None:
+    m = re.search(rf"(?m)^['\"]?{re.escape(key)}['\"]?\s*:", text)
+    return text.count("\n", 0, m.start()) + 1 if m else None

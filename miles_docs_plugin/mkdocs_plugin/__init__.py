@@ -1,0 +1,224 @@
+"""The MkDocs adapter: injected pages are virtual files, nothing is written into ``docs_dir``.
+
+Events (MkDocs 1.6):
+
+- ``on_startup``: with it, ``mkdocs serve`` keeps one plugin object across rebuilds.
+- ``on_config``: read ``miles-docs.yml`` (or inline options); enable ``admonition`` if the host
+  lacks it (components become admonitions; said once in the log).
+- ``on_files``: run the core pipeline, refuse a mount that collides with host files, add every
+  page (``File.generated(content=...)``) and referenced asset
+  (``File.generated(abs_src_path=<cache>)``), and add the section to the nav.
+- ``on_page_markdown``: expose ``source_repo``/``source_path``/``source_commit`` in page meta and
+  point ``page.edit_url`` upstream.
+- ``on_serve``: watch the config, the lock and local working copies, nothing else.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+try:
+    from mkdocs.config import config_options as opt
+    from mkdocs.config.base import Config as MkConfig
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.exceptions import PluginError
+    from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+    from mkdocs.structure.files import File, Files
+    from mkdocs.structure.pages import Page as MkPage
+except ModuleNotFoundError:  # MkDocs is an extra: say which one
+    from ..engines import require
+
+    require("mkdocs", "the MkDocs plugin")
+    raise
+
+from .. import __version__
+from ..core.config import CONFIG_FILE, TOP_FIELDS, Config, load_host_config
+from ..core.errors import Diagnostic, MilesDocsError, Severity
+from ..core.model import Page, Section
+from ..core.pipeline import BuildResult, build
+from ..core.section.banner import BANNER_CSS, insert_banner_html
+from ..core.section.mounts import collisions
+from ..core.section.report import report
+from ..core.section.sandbox import escape_snippet_markers, report_line, safe_meta, safe_source
+from ..core.section.sanitize import sanitize_html
+from .engine import MkDocsEngine, enable_extensions, mintlify_meta
+from .nav import extend_nav
+
+log = get_plugin_logger("miles-docs")
+CSS_URI = f"_miles_docs/{BANNER_CSS.name}"  # a folder of its own: no host file is shadowed
+
+class _PluginOptions(MkConfig):
+    config_file = opt.Type(str, default=CONFIG_FILE)
+    enabled = opt.Type(bool, default=True)
+
+
+def _config_class() -> type[_PluginOptions]:
+    """The plugin's options: ``config_file``, ``enabled`` and every top-level key of the one
+    schema (``core/config.py``), inline under ``- miles-docs:``. They are validated once, by
+    the schema (:func:`parse_config`), so MkDocs takes them as they are."""
+    options = {f.key: opt.Optional(opt.Type(object)) for f in TOP_FIELDS}
+    return type("MilesDocsPluginConfig", (_PluginOptions,), {"__module__": __name__, **options})
+
+
+if TYPE_CHECKING:
+    MilesDocsPluginConfig = _PluginOptions
+else:
+    MilesDocsPluginConfig = _config_class()
+
+
+class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
+    supports_multiple_instances = False
+
+    def __init__(self) -> None:
+        self.core_config: Config | None = None
+        self.result: BuildResult | None = None
+        self.by_host_path: dict[str, tuple[Section, Page]] = {}
+        self.is_serve = False
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.is_serve = command == "serve"
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        if not self.config.enabled:
+            return None
+        base = Path(config.config_file_path or ".").resolve().parent
+        inline = {f.key: self.config[f.key] for f in TOP_FIELDS if self.config[f.key] is not None}
+        try:
+            self.core_config = load_host_config(base, self.config.config_file, inline)
+        except MilesDocsError as exc:
+            raise PluginError(f"[miles-docs] {exc}") from None
+        if self.core_config.banner is not False and CSS_URI not in config.extra_css:
+            config.extra_css.append(CSS_URI)
+        enabled = enable_extensions(config)
+        if enabled:
+            log.info("enabled the Markdown extension%s %s (upstream components render as "
+                     "admonitions, dropdowns and tabs)", "s" if len(enabled) > 1 else "",
+                     ", ".join(enabled))
+        return config
+
+    @event_priority(50)  # before plugins that read the file list (e.g. literate-nav, search)
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
+        if not self.config.enabled or self.core_config is None:
+            return None
+        core = self.core_config
+        self._check_mounts(files, config, core)
+        host_pages = {f.src_uri for f in files.documentation_pages()}
+        engine = MkDocsEngine(config, host_pages)
+        try:
+            result = build(core, engine)
+        except MilesDocsError as exc:
+            raise PluginError(f"[miles-docs] {exc}") from None
+        self.result = result
+        self._report(result)
+        self.by_host_path.clear()
+        snippets = "pymdownx.snippets" in config.markdown_extensions
+        for section in result.sections.values():
+            for page in section.pages.values():
+                host = section.host_path(page.path)
+                content = (self._sandboxed(section, page, snippets) if section.source.sandboxed
+                           else page.content)
+                files.append(File.generated(config, host, content=content))
+                self.by_host_path[host] = (section, page)
+            for asset in section.assets.values():
+                files.append(File.generated(config, section.host_path(asset.path),
+                                            abs_src_path=str(asset.abs_path)))
+        if CSS_URI in config.extra_css:
+            files.append(File.generated(config, CSS_URI,
+                                        abs_src_path=str(BANNER_CSS)))
+        extend_nav(files, config, result, set(self.by_host_path))
+        return files
+
+    def _sandboxed(self, section: Section, page: Page, snippets: bool) -> str:
+        """The page as MkDocs may see it when its source is untrusted: front matter reduced to
+        escaped ``title``/``description`` and ``hide`` (themes print them unescaped; ``template``
+        or ``icon`` would pick host templates), ``render_macros: false`` (mkdocs-macros leaves
+        the page's ``{{ }}`` as text) and, with pymdownx.snippets, ``--8<--`` lines made literal
+        (they would publish host files)."""
+        meta = {**safe_meta(page.meta, ("title", "description", "hide")),
+                "render_macros": False}
+        content = safe_source(page, meta)
+        if snippets:
+            content, _ = escape_snippet_markers(content)
+            _, lines = escape_snippet_markers(page.text)
+            for line in lines:
+                log.warning(Diagnostic(
+                    section.source.name, section.repo_path(page.path), line, "sandbox",
+                    "a pymdownx.snippets line would include a file of the host; it is shown as "
+                    "text (`trust: full` on the source allows it)").format())
+        return content
+
+    def _check_mounts(self, files: Files, config: MkDocsConfig, core: Config) -> None:
+        host = [f.src_uri for f in files]
+        for _source, error in collisions(core, host, Path(config.docs_dir).name):
+            raise PluginError(f"[miles-docs] {error}")
+
+    def _report(self, result: BuildResult) -> None:
+        def emit(section: Section, diag: Diagnostic) -> None:
+            level = {Severity.ERROR: log.error, Severity.WARNING: log.warning}
+            level.get(diag.severity, log.info)(diag.format())
+
+        error = report(result.sections.values(), emit, log.info)
+        if error:
+            raise PluginError(error)
+
+    # -- pages ----------------------------------------------------------------------------
+
+    def on_page_markdown(self, markdown: str, *, page: MkPage, config: MkDocsConfig,
+                         files: Files) -> str | None:
+        hit = self.by_host_path.get(page.file.src_uri)
+        if hit is None:
+            return None
+        _section, core_page = hit
+        info = core_page.extra.get("provenance") or {}
+        for key in ("source_repo", "source_path", "source_commit", "source_url"):
+            page.meta.setdefault(key, info.get(key))
+        if info.get("edit_url"):
+            page.edit_url = info["edit_url"]
+        mintlify_meta(page.meta)
+        return None
+
+    @event_priority(100)  # before other plugins (and the search index) see the page
+    def on_page_content(self, html_text: str, *, page: MkPage, config: MkDocsConfig,
+                        files: Files) -> str | None:
+        hit = self.by_host_path.get(page.file.src_uri)
+        if hit is None or not hit[0].source.sandboxed:
+            return None
+        section, core_page = hit
+        clean, removed = sanitize_html(html_text)
+        for item in removed:
+            log.warning(Diagnostic(
+                section.source.name, section.repo_path(core_page.path),
+                report_line(core_page, [item.needle]), "sandbox",
+                f"removed the {item.what} from the rendered page (untrusted source; "
+                "`trust: full` keeps it)").format())
+        return clean
+
+    @event_priority(-100)  # after the search plugins indexed the page: the banner is not content
+    def on_page_context(self, context: Any, *, page: MkPage, config: MkDocsConfig,
+                        nav: Any) -> Any:
+        hit = self.by_host_path.get(page.file.src_uri)
+        banner = hit[1].extra.get("banner_html") if hit else None
+        if banner and page.content is not None:
+            page.content = insert_banner_html(page.content, banner)
+        return context
+
+    # -- serve ----------------------------------------------------------------------------
+
+    def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
+        core = self.core_config
+        if core is None:
+            return server
+        if core.config_file is not None:
+            server.watch(str(core.config_file))
+        if core.lock_file.exists():
+            server.watch(str(core.lock_file))
+        for source in core.sources:
+            if source.local is not None:
+                server.watch(str(source.local / source.docs_dir))
+        return server
+
+
+__all__ = ["MilesDocsPlugin", "MkDocsEngine", "__version__"]

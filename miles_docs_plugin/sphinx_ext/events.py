@@ -1,0 +1,230 @@
+"""The event handlers after ``builder-inited``; why each event and priority:
+
+- ``doctree-read`` (priority 400, before the toctree collector at 500): add the section to the
+  root document's toctree (``placement``); (priority 600, after the title collector): titles
+  from front matter, as MkDocs does.
+- ``html-page-context`` (priority 400, before sphinx-book-theme's buttons at 501): edit links
+  of injected pages point upstream; provenance in the template context; the banner, added to
+  the page body here (after the doctree was indexed for search, and at write time, so a moved
+  pin re-writes pages without re-reading them).
+- ``build-finished``: copy assets that only raw HTML references (Sphinx copies the rest).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.domains import Domain
+
+from ..core.files import copy_if_changed
+from ..core.section.banner import BANNER_CSS, insert_banner_html
+from ..core.section.sandbox import safe_title, tagless
+from ..core.urls import web_link
+from .engine import INERT_LINK, PIN_SCHEME
+from .state import get_state
+
+
+def on_doctree_read_placement(app: Sphinx, doctree: nodes.document) -> None:
+    """Add each section to the root document's toctree (``placement``)."""
+    if app.env.docname != app.config.root_doc:
+        return
+    for title, index_doc, placement in get_state(app).roots:
+        if placement == "none":
+            continue
+        toctrees = list(doctree.findall(addnodes.toctree))
+        if any(index_doc in (tc.get("includefiles") or []) for tc in toctrees):
+            continue
+        if toctrees:
+            tc = toctrees[-1] if placement == "end" else toctrees[0]
+        else:
+            tc = addnodes.toctree(entries=[], includefiles=[], maxdepth=-1, glob=False,
+                                  hidden=True, caption=None, titlesonly=False, numbered=0,
+                                  parent=app.env.docname)
+            wrapper = nodes.compound(classes=["toctree-wrapper"])
+            wrapper += tc
+            doctree += wrapper
+        entry = (title, index_doc)
+        if placement == "start":
+            tc["entries"].insert(0, entry)
+            tc["includefiles"].insert(0, index_doc)
+        else:
+            tc["entries"].append(entry)
+            tc["includefiles"].append(index_doc)
+
+
+RAW_ID_RE = re.compile(r"""<[A-Za-z][\w-]*\s[^>]*?\bid\s*=\s*["']([^"'<>]+)["']""")
+#: Prefix of the std-domain label names that record raw HTML ids of injected pages.
+RAW_ID_LABEL = "miles-docs-raw-id"
+
+
+def on_doctree_read_raw_ids(app: Sphinx, doctree: nodes.document) -> None:
+    """Make ids of raw HTML in injected pages (``<a id>``, ``<div id>``, component ids)
+    link targets, as they are on Mintlify and in MkDocs.
+
+    Each id becomes an anonymous std label of its document (a name no author writes), which
+    MyST resolves for ``other.md#id`` links; same-page ``#id`` links are answered by the
+    ``miles-docs`` domain below. Sphinx clears both when the document is read again.
+    """
+    docname = app.env.docname
+    if docname not in get_state(app).pages:
+        return
+    std = app.env.domaindata["std"]
+    # myst-parser before 5 resolves ``other.md#id`` only against the page's heading slugs
+    slugs = app.env.metadata[docname].setdefault("myst_slugs", {})
+    for raw in doctree.findall(nodes.raw):
+        if "html" not in raw.get("format", "").split():
+            continue
+        for value in RAW_ID_RE.findall(raw.astext()):
+            std["anonlabels"].setdefault(f"{RAW_ID_LABEL}:{docname}#{value}", (docname, value))
+            if isinstance(slugs, dict):
+                slugs.setdefault(value, (0, value, value))
+
+
+class RawIdDomain(Domain):
+    """Resolves MyST's same-page ``[text](#id)`` to ids of raw HTML (recorded above)."""
+
+    name = "miles-docs"
+    label = "miles-docs raw HTML ids"
+
+    def resolve_any_xref(self, env: Any, fromdocname: str, builder: Any, target: str,
+                         node: Any, contnode: Any) -> list[tuple[str, Any]]:
+        labels = env.domaindata["std"]["anonlabels"]
+        hit = labels.get(f"{RAW_ID_LABEL}:{fromdocname}#{target}")
+        if hit is None:
+            return []
+        from sphinx.util.nodes import make_refnode
+
+        return [("miles-docs:id", make_refnode(builder, fromdocname, hit[0], hit[1],
+                                               contnode))]
+
+    def resolve_xref(self, env: Any, fromdocname: str, builder: Any, typ: str, target: str,
+                     node: Any, contnode: Any) -> Any:
+        return None
+
+    def merge_domaindata(self, docnames: Any, otherdata: Any) -> None:
+        pass  # it keeps no data of its own: the labels live in the std domain
+
+
+def on_doctree_read_orphans(app: Sphinx, doctree: nodes.document) -> None:
+    """Pages the nav does not list are orphans (built, linkable, in no toctree), as on the
+    upstream's own site."""
+    if app.env.docname in get_state(app).orphans:
+        app.env.metadata[app.env.docname]["orphan"] = True
+
+
+def on_doctree_read_titles(app: Sphinx, doctree: nodes.document) -> None:
+    """Front matter titles win over the first heading, as in MkDocs."""
+    info = get_state(app).pages.get(app.env.docname)
+    if info is None or not info.title:
+        return
+    text = tagless(info.title)  # themes print a title's text raw (sphinx-book-theme)
+    title = nodes.title(text, text)
+    app.env.titles[app.env.docname] = title
+    app.env.longtitles[app.env.docname] = title
+
+
+def on_html_page_context(app: Sphinx, pagename: str, templatename: str,
+                         context: dict[str, Any], doctree: Any) -> None:
+    info = get_state(app).pages.get(pagename)
+    if info is None:
+        context.setdefault("miles_docs", None)  # templates can test it on every page
+        return
+    prov = info.provenance
+    if info.banner_html and "body" in context:
+        # Into the HTML, not the doctree: Sphinx indexes a doctree's raw HTML for search.
+        context["body"] = insert_banner_html(context["body"], info.banner_html)
+    context["miles_docs"] = prov
+    for key in ("source_repo", "source_commit", "source_path", "source_url"):
+        context[key] = prov.get(key)
+    if info.title:
+        # templates take ``title`` as HTML (Sphinx renders it from the title node)
+        context["title"] = safe_title(info.title)
+    if info.description:
+        tag = f'<meta name="description" content="{safe_title(info.description)}" />\n'
+        context["metatags"] = context.get("metatags", "") + tag
+    view = _current_blob_url(app, prov)
+    if view:
+        # furo's "view this page" would point into the host repository, where the generated
+        # page is not committed: point it at the upstream file at the pin instead
+        context["theme_source_view_link"] = view.replace("{", "{{").replace("}", "}}")
+    edit = prov.get("edit_url")
+    if edit:
+        # furo / basic-ng: a per-page edit link template ({filename} is the only field)
+        context["theme_source_edit_link"] = edit.replace("{", "{{").replace("}", "}}")
+        # pydata-sphinx-theme / sphinx-book-theme: a per-page template that must name file_name
+        context["miles_docs_edit_url"] = edit
+        context["edit_page_url_template"] = "{{ miles_docs_edit_url }}{# file_name #}"
+        context["edit_page_provider_name"] = "GitLab" if "/-/" in edit else "GitHub"
+
+
+def _current_blob_url(app: Sphinx, prov: dict[str, Any]) -> str | None:
+    web, commit = get_state(app).permalinks.get(prov.get("source_name", ""), (None, ""))
+    if not web or not prov.get("source_path"):
+        return None
+    return web_link(web, "blob", commit, prov["source_path"])
+
+
+def on_env_get_outdated(app: Sphinx, env: Any, added: set[str], changed: set[str],
+                        removed: set[str]) -> list[str]:
+    """Pages that entered or left the nav re-read (their orphan mark is set when read)."""
+    orphans = get_state(app).orphans
+    return [d for d in get_state(app).pages if d in env.all_docs and
+            (d in orphans) != bool(env.metadata.get(d, {}).get("orphan"))]
+
+
+def on_env_get_updated(app: Sphinx, env: Any) -> list[str]:
+    """Pages to write again (not re-read) because a pin moved: their banner and permalinks
+    name the commit, and those are filled in at write time."""
+    state = get_state(app)
+    previous = getattr(env, "miles_docs_written_pins", None)
+    env.miles_docs_written_pins = dict(state.pins)
+    if previous is None or previous == state.pins:
+        return []
+    return [d for d in state.pages if d in env.all_docs]
+
+
+def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Fill in what names the pinned commit: repository-file permalinks (the banner, which
+    names it too, is added in html-page-context)."""
+    state = get_state(app)
+    info = state.pages.get(docname)
+    if info is None:
+        return
+    prefix = PIN_SCHEME + ":"
+    for ref in doctree.findall(nodes.reference) if info.pin_links else ():
+        uri = ref.get("refuri", "")
+        if not uri.startswith(prefix):
+            continue
+        if uri == INERT_LINK:
+            ref["refuri"] = "#"
+            continue
+        if uri.startswith(prefix + "url/"):
+            ref["refuri"] = uri[len(prefix + "url/"):]
+            continue
+        source, kind, rest = [*uri[len(prefix):].split("/", 2), "", ""][:3]
+        path, _, anchor = rest.partition("#")
+        web, commit = state.permalinks.get(source, (None, ""))
+        if web:
+            ref["refuri"] = web_link(web, kind, commit, path) + (f"#{anchor}" if anchor else "")
+
+
+def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
+    if exception is not None or app.builder is None or app.builder.format != "html":
+        return
+    out = Path(app.outdir)
+    for src, rel in get_state(app).html_assets:
+        target = out / rel
+        if Path(src).exists():
+            copy_if_changed(Path(src), target)
+
+
+def on_builder_inited_static(app: Sphinx) -> None:
+    """The banner's stylesheet, from the package's own static folder."""
+    static = str(BANNER_CSS.parent)
+    if static not in app.config.html_static_path:
+        app.config.html_static_path.append(static)

@@ -1,0 +1,51 @@
+"""What the later events need from ``builder-inited``, kept on the environment (so the forked
+readers of a parallel build have it too)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
+
+from ..core.config import Config
+
+
+@dataclass
+class PageInfo:
+    title: str | None
+    provenance: dict[str, Any]
+    description: str | None
+    banner_html: str | None = None
+    pin_links: bool = False  #: the page has repository links to fill in at write time
+
+
+@dataclass
+class State:
+    """What the later events need, kept on the environment for the forked readers."""
+
+    pages: dict[str, PageInfo] = field(default_factory=dict)  #: by docname
+    roots: list[tuple[str, str, str]] = field(default_factory=list)  #: (title, index, placement)
+    html_assets: list[tuple[str, str]] = field(default_factory=list)  #: (src abs, dest rel)
+    written: list[str] = field(default_factory=list)
+    #: per source: (web_url, commit or ref) for permalinks resolved at write time
+    permalinks: dict[str, tuple[str | None, str]] = field(default_factory=dict)
+    pins: dict[str, str | None] = field(default_factory=dict)
+    #: injected pages the section's nav does not list (no toctree holds them)
+    orphans: set[str] = field(default_factory=set)
+
+
+def get_state(app: Sphinx) -> State:
+    state = getattr(app.env, "miles_docs_state", None)
+    if not isinstance(state, State):
+        state = State()
+        app.env.miles_docs_state = state  # type: ignore[attr-defined]
+    return state
+
+
+def core_config(app: Sphinx) -> Config:
+    config: Config | None = getattr(app, "_miles_docs_config", None)
+    if config is None:
+        raise ExtensionError("[miles-docs] the config was not loaded (config-inited did not run)")
+    return config
