@@ -18,19 +18,19 @@ from .. import __version__
 from ..core.config import CONFIG_FILE
 from ..core.errors import MilesDocsError
 from . import cache, check, init, mintlify, pins, serve
-from .common import EXIT_USAGE, Out, UsageError, _Parser
+from .common import EXIT_USAGE, Out, Parser, UsageError
 
 __all__ = ["Out", "UsageError", "main", "parser"]
 
 
 def parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="miles-docs", description="Inject docs sections from other git "
+    p = Parser(prog="miles-docs", description="Inject docs sections from other git "
                 "repositories, pinned to exact commits (MkDocs, Sphinx).")
     p.add_argument("--version", action="version", version=f"miles-docs {__version__}")
-    common = _Parser(add_help=False)
+    common = Parser(add_help=False)
     common.add_argument("-f", "--file", metavar="PATH",
                         help=f"config file (default: ./{CONFIG_FILE})")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
     for group in (init, pins, check, cache, serve, mintlify):

@@ -18,7 +18,7 @@ class UsageError(Exception):
     pass
 
 
-class _Parser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # one line, exit 2, as everywhere else
         self.print_usage(sys.stderr)
         raise UsageError(message)

@@ -26,7 +26,7 @@ from .engine import PIN_SCHEME, SphinxEngine
 from .folder import GeneratedFolder
 from .sandbox import SandboxInfo
 from .state import PageInfo, State, core_config
-from .toctree import NavDocuments, _docname, _stem_title, _with_title, _with_toctree
+from .toctree import NavDocuments, docname_of, stem_title, with_title, with_toctree
 
 logger = logging.getLogger("miles_docs_plugin.sphinx_ext")
 
@@ -78,18 +78,18 @@ def on_builder_inited(app: Sphinx) -> None:
         folder.claim()
         files: dict[str, bytes | Path] = {}
         landing = landing_page(section)
-        index_doc = _docname(section, landing.path) if landing else f"{section.mount}/index"
+        index_doc = docname_of(section, landing.path) if landing else f"{section.mount}/index"
         nav = NavDocuments(section, index_doc)
         for rel, text in nav.groups.items():
             files[rel] = text
-            docname = _docname(section, rel)
+            docname = docname_of(section, rel)
             state.pages[docname] = PageInfo(nav.titles[docname], {}, None)
         for page in section.pages.values():
             content = page.content
-            docname = _docname(section, page.path)
-            content = _with_title(content, page.body_start, page.title or _stem_title(page.path))
+            docname = docname_of(section, page.path)
+            content = with_title(content, page.body_start, page.title or stem_title(page.path))
             if docname == index_doc:
-                content = _with_toctree(content, page.body_start, nav.index_toctree)
+                content = with_toctree(content, page.body_start, nav.index_toctree)
             elif docname not in nav.listed:
                 state.orphans.add(docname)  # built and linkable, as MkDocs' not-in-nav pages
             if section.source.sandboxed:

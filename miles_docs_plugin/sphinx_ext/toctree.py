@@ -10,7 +10,7 @@ from ..core.model import NavGroup, NavItem, NavLink, NavPage, Section
 from ..core.transform.blocks import escape_inline
 
 
-def _docname(section: Section, path: str) -> str:
+def docname_of(section: Section, path: str) -> str:
     return posixpath.splitext(section.host_path(path))[0]
 
 
@@ -24,7 +24,7 @@ def _page_entry(section: Section, item: NavPage) -> str:
     show the first heading."""
     page = section.pages.get(item.path)
     title = item.title or (page.title if page else None)
-    target = "/" + _docname(section, item.path)
+    target = "/" + docname_of(section, item.path)
     return f"{_toctree_title(title)} <{target}>" if title else target
 
 
@@ -60,7 +60,7 @@ class NavDocuments:
         out: list[str] = []
         for item in items:
             if isinstance(item, NavPage):
-                docname = _docname(self.section, item.path)
+                docname = docname_of(self.section, item.path)
                 if docname == self.index_doc:
                     continue  # the landing page is the parent of them all
                 self.listed.add(docname)
@@ -73,7 +73,7 @@ class NavDocuments:
                 if not children:
                     continue
                 rel = f"{self.folder}/{slug}.md"
-                docname = _docname(self.section, rel)
+                docname = docname_of(self.section, rel)
                 self.titles[docname] = item.title
                 self.groups[rel] = (f"# {escape_inline(item.title)}\n\n"
                                     + self._toctree(children, hidden=False)).encode("utf-8")
@@ -88,7 +88,7 @@ class NavDocuments:
         return head + "\n" + "\n".join(entries) + "\n```\n"
 
 
-def _with_toctree(content: str, body_start: int, toctree: str) -> str:
+def with_toctree(content: str, body_start: int, toctree: str) -> str:
     """Put the (hidden) toctree right after the page title, outside every subsection:
     Sphinx nests a toctree's pages under the section that holds it."""
     body = content[body_start:]
@@ -100,7 +100,7 @@ def _with_toctree(content: str, body_start: int, toctree: str) -> str:
 HEADING_RE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]|^[^\n]+\n[ \t]{0,3}(?:=+|-+)[ \t]*$", re.M)
 
 
-def _with_title(content: str, body_start: int, title: str) -> str:
+def with_title(content: str, body_start: int, title: str) -> str:
     """A page without any heading (Mintlify shows the front matter title, and an OpenAPI page
     has no body at all) gets its title as a heading: a toctree links only to documents with
     a section, and the nav must list every page."""
@@ -109,7 +109,7 @@ def _with_title(content: str, body_start: int, title: str) -> str:
     return f"{content[:body_start]}# {escape_inline(title)}\n\n{content[body_start:]}"
 
 
-def _stem_title(path: str) -> str:
+def stem_title(path: str) -> str:
     return re.sub(r"[-_]+", " ", posixpath.splitext(posixpath.basename(path))[0]).strip().title()
 
 
