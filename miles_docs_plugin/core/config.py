@@ -75,6 +75,10 @@ def _is_bool(v: Any) -> bool:
     return isinstance(v, bool)
 
 
+def _is_opt_bool(v: Any) -> bool:
+    return v is None or isinstance(v, bool)
+
+
 def _is_list_of_str(v: Any) -> bool:
     return isinstance(v, list) and all(isinstance(x, str) for x in v)
 
@@ -154,6 +158,12 @@ TOP_FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("cache_dir", "string", "user cache dir",
               "Where checkouts are cached (outside the host repository). `MILES_DOCS_CACHE` "
               "overrides it.", check=_is_opt_str),
+    FieldSpec("cache", "bool", "`true` (`false` on CI)",
+              "Keep checkouts and scans for the next build. `false`: the checkout goes to a "
+              "temporary folder removed when the build ends, and no scan cache is read or "
+              "written. Unset, it is `false` on CI (`CI` set) unless `MILES_DOCS_CACHE` or "
+              "`cache_dir` says where to keep the cache, and the scan cache is kept on CI only "
+              "when `MILES_DOCS_STATE` is set (its key lives there).", check=_is_opt_bool),
     FieldSpec("offline", "bool", False,
               "Never touch the network: a pin that is not cached is an error (local `file://` "
               "repositories still work). `MILES_DOCS_OFFLINE=1` sets it.", check=_is_bool),
@@ -224,6 +234,10 @@ class Config:
     banner: bool | str
     unresolved: str
     max_page_size: int = DEFAULT_MAX_PAGE_MIB
+    #: keep checkouts for later builds (False: a temporary folder, removed at exit)
+    cache: bool = True
+    #: read and write the scan cache (never without ``cache``)
+    scan_cache: bool = True
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
     disable: tuple[str, ...] = ()  #: names of the built-in plugins turned off
     #: Values of the top-level keys plugins declare (``mdp_config_keys``), defaults filled.
@@ -387,6 +401,11 @@ def _check_disable(names: list[str], config_file: Path | None) -> tuple[str, ...
     return tuple(dict.fromkeys(names))
 
 
+def on_ci(env: Mapping[str, str]) -> bool:
+    """Is this a CI job? GitHub Actions, GitLab CI and most others set ``CI`` (``true``)."""
+    return env.get("CI", "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
 def parse_config(data: Any, *, base_dir: Path, config_file: Path | None = None,
                  env: Mapping[str, str] | None = None, hooks: Hooks | None = None) -> Config:
     """Validate a config mapping (already loaded from YAML or given inline).
@@ -442,6 +461,13 @@ def parse_config(data: Any, *, base_dir: Path, config_file: Path | None = None,
     cache_raw = cache_env or data.get("cache_dir")
     cache_dir = (base_dir / os.path.expanduser(cache_raw)).resolve() if cache_raw else None
     offline = bool(data.get("offline", False)) or env_flag("MILES_DOCS_OFFLINE", env)
+    # A CI runner starts with empty user folders: what a build keeps there is never read
+    # again, unless MILES_DOCS_CACHE / cache_dir name a folder the job persists.
+    ci = on_ci(env)
+    keep = data.get("cache")
+    if keep is None:
+        keep = not (ci and not cache_raw)
+    scan_cache = keep and (not ci or bool(env.get("MILES_DOCS_STATE")))
     return Config(
         base_dir=base_dir,
         config_file=config_file,
@@ -453,6 +479,8 @@ def parse_config(data: Any, *, base_dir: Path, config_file: Path | None = None,
         banner=banner,
         unresolved=unresolved,
         max_page_size=int(data.get("max_page_size") or DEFAULT_MAX_PAGE_MIB),
+        cache=keep,
+        scan_cache=scan_cache,
         raw=data,
         disable=disable,
         extra=_values(plugin_top, data),
@@ -554,7 +582,8 @@ def _default_text(spec: FieldSpec) -> str:
     if isinstance(spec.default, (list, dict)):
         return f"`{yaml.safe_dump(spec.default, default_flow_style=True).strip()}`"
     text = str(spec.default)
-    return f"`{text}`" if not text.startswith(("user ", "derived")) else text
+    already = text.startswith(("user ", "derived")) or "`" in text
+    return text if already else f"`{text}`"
 
 
 def reference_markdown() -> str:

@@ -120,7 +120,7 @@ def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
     hooks = _hooks(config, hooks, plugins)
     all_local = all(s.local is not None for s in config.sources)
     lock = load_lock(config.lock_file, missing_ok=all_local)
-    cache = Cache.at(config.cache_dir)
+    cache = Cache.at(config.cache_dir, keep=config.cache)
     ctx = BuildContext(config=config, hooks=hooks, cache=cache, engine=engine, lock=lock)
     if progress is not None:
         ctx.progress = progress
@@ -135,7 +135,7 @@ def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
     def collect_source(source: SourceConfig) -> Section:
         return _fetch(source, pins[source.name], ctx, fetch_and_collect)[1]
 
-    writable = use_scan_cache and _cache_writable(cache)
+    writable = use_scan_cache and config.scan_cache and _cache_writable(cache)
     site = hashlib.sha256(str(config.config_file or config.base_dir).encode()).hexdigest()[:12]
     sections = _in_parallel(config, collect_source)
     timings["fetch"] = time.perf_counter() - t0
@@ -181,8 +181,8 @@ def _cache_writable(cache: Cache) -> bool:
 def section_nav(config: Config, section: Section, *, hooks: Hooks | None = None) -> list[Any]:
     """The nav a build would give ``section`` (a fetched pin), without building pages."""
     hooks = _hooks(config, hooks)
-    ctx = BuildContext(config=config, hooks=hooks, cache=Cache.at(config.cache_dir),
-                       engine=Engine())
+    ctx = BuildContext(config=config, hooks=hooks,
+                       cache=Cache.at(config.cache_dir, keep=config.cache), engine=Engine())
     ctx.sections = {section.source.name: section}
     return hooks.build_nav(section, ctx) or []
 
@@ -197,8 +197,8 @@ def fetch_pin(config: Config, source: SourceConfig, commit: str, *, hooks: Hooks
 
     pinned = dataclasses.replace(source, local=None)
     hooks = _hooks(config, hooks)
-    ctx = BuildContext(config=config, hooks=hooks, cache=Cache.at(config.cache_dir),
-                       engine=Engine())
+    ctx = BuildContext(config=config, hooks=hooks,
+                       cache=Cache.at(config.cache_dir, keep=config.cache), engine=Engine())
     if progress is not None:
         ctx.progress = progress
     entry = LockEntry(source.name, source.repo, source.ref, commit)

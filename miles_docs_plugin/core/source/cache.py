@@ -15,6 +15,9 @@ An entry is written in ``tmp/`` and renamed into place only once complete, so a 
 killed half-way leaves nothing a later build would trust. What it does leave (a folder, and a
 git it started, which outlives a ``kill -9``) is found by its owner lock being free:
 ``cache list`` shows it, ``cache prune`` and the next fetch remove it and stop that git.
+A throwaway cache (``cache: false``, or a CI job that keeps no cache) has the same layout in a
+temporary folder of its own, one per process, removed when the process ends: the checkout is
+fetched and verified exactly as above, and nothing is left behind for builds that never come.
 The manifest itself is not trusted either: every build checks that its tree hashes to the
 pinned commit (:mod:`.integrity`) and that every file it reads hashes to its blob id; a
 mismatch makes the entry invalid (it is moved aside and fetched again, or refused offline).
@@ -22,6 +25,7 @@ mismatch makes the entry invalid (it is moved aside and fetched again, or refuse
 
 from __future__ import annotations
 
+import atexit
 import base64
 import contextlib
 import hashlib
@@ -58,6 +62,29 @@ def default_cache_root() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("miles-docs", appauthor=False))
+
+
+_throwaway: tuple[int, Path] | None = None  #: (pid, folder) of this process's throwaway cache
+
+
+def throwaway_root() -> Path:
+    """This process's throwaway cache folder, created on first use and removed at exit.
+
+    One per process (not one per build), so the rebuilds of a long-running ``serve`` reuse its
+    checkouts instead of piling up folders; a forked child neither reuses nor removes it.
+    """
+    global _throwaway
+    pid = os.getpid()
+    if _throwaway is None or _throwaway[0] != pid or not _throwaway[1].is_dir():
+        folder = Path(tempfile.mkdtemp(prefix="miles-docs-cache-"))
+        _throwaway = (pid, folder)
+        atexit.register(_remove_throwaway, pid, folder)
+    return _throwaway[1]
+
+
+def _remove_throwaway(pid: int, folder: Path) -> None:
+    if os.getpid() == pid:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @dataclass
@@ -113,11 +140,15 @@ def _slug(url: RepoUrl) -> str:
 
 
 class Cache:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, throwaway: bool = False) -> None:
         self.root = root
+        self.throwaway = throwaway  #: removed when the process ends (nothing is kept)
 
     @classmethod
-    def at(cls, configured: Path | None) -> Cache:
+    def at(cls, configured: Path | None, *, keep: bool = True) -> Cache:
+        """The cache a build uses; ``keep=False`` (config ``cache``): a throwaway one."""
+        if not keep:
+            return cls(throwaway_root(), throwaway=True)
         env = os.environ.get(CACHE_ENV)
         if env:
             return cls(Path(env).expanduser().resolve())
