@@ -21,8 +21,9 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,6 +54,7 @@ class BuildOutcome:
     warnings: int
     output: str = ""
     cpu: float = 0.0  #: user + system CPU seconds of the build process (and its children)
+    max_rss: int = 0  #: peak resident set of the build process (or a child of it), bytes
 
 
 @dataclass
@@ -63,6 +65,9 @@ class Host:
     #: for a static copy made from a plugin build: the pipeline's own timings (seconds) when
     #: that build ran in-process, warm (``fetch`` = cache read + collect, ``transform``, ``total``)
     pipeline_timings: dict[str, float] = field(default_factory=dict)
+    #: called before every build: environment variables to set for that build only (a fresh
+    #: cache folder for a cold build, say)
+    fresh: Callable[[], dict[str, str]] | None = None
 
     @property
     def srcdir(self) -> Path:
@@ -85,19 +90,34 @@ class Host:
         """One timed build in a fresh process (the output folder removed first when clean)."""
         if clean and self.outdir.exists():
             shutil.rmtree(self.outdir)
-        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        proc = subprocess.run(self.command(quiet), cwd=self.root, env=self.env,
-                              capture_output=True, text=True, check=False)
-        seconds = time.perf_counter() - t0
-        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
-        output = proc.stdout + proc.stderr
-        if proc.returncode != 0:
+        env = {**self.env, **self.fresh()} if self.fresh is not None else self.env
+        code, seconds, usage, output = run_measured(self.command(quiet), self.root, env)
+        if code != 0:
             raise RuntimeError(f"{self.engine} build of {self.root} failed "
-                               f"({proc.returncode}):\n{output[-4000:]}")
+                               f"({code}):\n{output[-4000:]}")
         warnings = sum(1 for line in output.splitlines() if "WARNING" in line)
-        return BuildOutcome(seconds, warnings, output, cpu)
+        return BuildOutcome(seconds, warnings, output, usage.ru_utime + usage.ru_stime,
+                            usage.ru_maxrss * 1024)
+
+
+def run_measured(command: list[str], cwd: Path,
+                 env: dict[str, str]) -> tuple[int, float, resource.struct_rusage, str]:
+    """Run ``command``: (exit code, wall seconds, its own resource usage, stdout + stderr).
+
+    ``os.wait4`` gives the usage of this one process and the children it waited for (git),
+    so the CPU time and the peak RSS are the build's own, not the largest of every process
+    this runner started (what ``RUSAGE_CHILDREN`` would report for ``ru_maxrss``).
+    """
+    with tempfile.TemporaryFile() as out:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=out,
+                                stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        output = out.read().decode("utf-8", "replace")
+    return proc.returncode, seconds, usage, output
 
 
 def _write(path: Path, text: str) -> None:

@@ -54,8 +54,13 @@ class Row:
     detail: str = ""  #: medians and sizes behind the value
     met: bool | None = None
     notes: list[str] = field(default_factory=list)
+    #: why the value cannot be judged (a difference within the noise): never "met"
+    inconclusive: str = ""
 
     def check(self) -> None:
+        if self.inconclusive:
+            self.met = None
+            return
         if self.value is None or not self.target:
             return
         op, bound = self.target.split()
@@ -63,6 +68,8 @@ class Row:
         self.met = {"≤": self.value <= b, "≥": self.value >= b, "=": self.value == b}[op]
 
     def verdict(self) -> str:
+        if self.inconclusive:
+            return f"inconclusive: {self.inconclusive}"
         if self.met is None:
             return "n/a"
         if self.met:
@@ -75,6 +82,43 @@ class Row:
             return f"missed ({self.value:g} vs {b:g})"
         pct = (self.value / b - 1) * 100 if b else float("inf")
         return f"missed by {abs(pct):.0f}%"
+
+
+#: A difference of two medians smaller than this share of the baseline build (or 20 ms) is
+#: within what this kind of machine does between two runs of the same build.
+NOISE_SHARE = 0.05
+NOISE_FLOOR = 0.02
+
+
+def ratio_of_overheads(key: str, what: str, target: str, times: dict[str, list[float]],
+                       cpu: dict[str, list[float]], ours: str, our_base: str, theirs: str,
+                       their_base: str) -> Row:
+    """(ours - our_base) ÷ (theirs - their_base), of the medians, in wall and CPU time.
+
+    The ratio of two differences says nothing when either difference is within the noise:
+    a denominator near zero makes it huge or infinite, a negative one flips its sign, and a
+    negative numerator (our variant faster than its own baseline) is noise, not a result.
+    Such a row is "inconclusive", never "met".
+    """
+    med = {n: median(t) for n, t in times.items()}
+    cmed = {n: median(t) for n, t in cpu.items()}
+    a, b = med[ours] - med[our_base], med[theirs] - med[their_base]
+    ca, cb = cmed[ours] - cmed[our_base], cmed[theirs] - cmed[their_base]
+    noise = max(NOISE_FLOOR, NOISE_SHARE * med[their_base])
+    value = a / b if b > 0 else None
+    row = Row(key, what, value, "x", target,
+              f"{ours} {med[ours]:.2f}s - {our_base} {med[our_base]:.2f}s = {a:+.3f}s vs "
+              f"{theirs} {med[theirs]:.2f}s - {their_base} {med[their_base]:.2f}s = {b:+.3f}s; "
+              f"CPU time {ca:+.3f}s vs {cb:+.3f}s"
+              + (f" = {ca / cb:.3f}x" if cb > 0 else "") + " (git daemon's own CPU not counted)")
+    if b <= noise:
+        row.inconclusive = (f"the denominator ({b:+.3f}s) is within the noise "
+                            f"(≤ {noise:.3f}s)")
+    elif a < 0:
+        row.inconclusive = (f"the numerator ({a:+.3f}s) is negative: the difference is "
+                            "within the noise")
+    row.check()
+    return row
 
 
 def fmt_value(row: Row) -> str:

@@ -28,7 +28,7 @@ sys.path.insert(0, str(HERE))
 from measure import machine, table  # noqa: E402
 from rows import Bench, Options  # noqa: E402
 
-ALL_ROWS = [f"P{i}" for i in range(1, 8)]
+ALL_ROWS = [f"P{i}" for i in range(1, 10)]
 
 
 def parse_args(argv: list[str] | None = None) -> tuple[Options, argparse.Namespace]:
@@ -43,11 +43,12 @@ def parse_args(argv: list[str] | None = None) -> tuple[Options, argparse.Namespa
     p.add_argument("--p7-pages", type=int,
                    help="P7: pages per source (default 500; the full 1000 takes ~25 min)")
     p.add_argument("--p7-reps", type=int, help="P7: repetitions (default 3)")
+    p.add_argument("--p9-pages", type=int, help="P9 (peak memory): pages (default 5000)")
     p.add_argument("--mkdocs-theme", default="minimal", choices=("minimal", "mkdocs", "material"),
                    help="theme of the MkDocs hosts (default: a one-template theme, so the "
                         "theme's own per-page navigation does not hide the plugin's cost)")
     p.add_argument("--rows", default=",".join(ALL_ROWS),
-                   help="comma-separated subset of P1..P7 (default: all)")
+                   help="comma-separated subset of P1..P9 (default: all)")
     p.add_argument("--profile", action="store_true",
                    help="also profile one warm build per engine (cProfile) and append it")
     p.add_argument("--workdir", type=Path,
@@ -64,7 +65,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[Options, argparse.Namespa
     if unknown:
         p.error(f"unknown rows: {', '.join(sorted(unknown))}")
     if args.smoke:
-        o = Options(smoke=True, reps=1, pages=24, p7_sources=3, p7_pages=12, p7_reps=1)
+        o = Options(smoke=True, reps=1, pages=24, p7_sources=3, p7_pages=12, p7_reps=1,
+                    p9_pages=30)
     else:
         o = Options()
     o.reps = args.reps or o.reps
@@ -72,6 +74,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Options, argparse.Namespa
     o.p7_sources = args.p7_sources or o.p7_sources
     o.p7_pages = args.p7_pages or o.p7_pages
     o.p7_reps = args.p7_reps or o.p7_reps
+    o.p9_pages = args.p9_pages or o.p9_pages
     o.theme = args.mkdocs_theme
     o.rows = rows
     o.profile = args.profile
@@ -132,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
         bench.incremental_row()
         bench.throughput_rows()
         bench.many_sources_rows()
+        bench.import_row()
+        bench.memory_row()
         if options.profile:
             bench.profile()
     finally:
@@ -147,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
         f"- package: miles_docs_plugin {version}",
         f"- sizes: corpus v2 ({bench.targets['corpus'].pages} pages), synthetic "
         f"{bench.targets['synthetic'].pages} pages, P7 {options.p7_sources} sources x "
-        f"{options.p7_pages} pages; repetitions {options.reps} (P7: {options.p7_reps}); "
+        f"{options.p7_pages} pages, P9 {options.p9_pages} pages; repetitions {options.reps} "
+        f"(P7: {options.p7_reps}); "
         f"MkDocs theme {options.theme}; rows {', '.join(sorted(options.rows))}",
         f"- run time: {elapsed / 60:.1f} min",
         "",

@@ -20,6 +20,6 @@ def test_the_benchmark_runner_runs_every_row() -> None:
                           env={**os.environ, "FORCE_COLOR": "1"},
                           capture_output=True, text=True, timeout=900, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    for row in ("P1", "P2", "P3", "P4", "P5", "P6", "P7"):
+    for row in ("P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9"):
         assert f"| {row} |" in proc.stdout
     assert "not installed" not in proc.stdout  # the P3 peer comes with the dev extra
