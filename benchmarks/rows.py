@@ -49,10 +49,28 @@ class Scanners:
 
 
 def scanners() -> Scanners:
+    import functools
+    import inspect
+
     from miles_docs_plugin.core.transform import markdown
 
+    original: Any = markdown.scan
+    if "reference" in inspect.signature(original).parameters:
+        # A scanner with its own reference mode (``scan(text, reference=True)``): the links
+        # transform looks ``markdown.scan`` up on every call, so swapping it reaches every scan.
+        @contextlib.contextmanager
+        def reference() -> Iterator[None]:
+            setattr(markdown, "scan", functools.partial(original, reference=True))  # noqa: B010
+            try:
+                yield
+            finally:
+                setattr(markdown, "scan", original)  # noqa: B010
+
+        return Scanners("the package's scanner (its reference: markdown-it-py on the whole "
+                        "page, `scan(reference=True)`)", original, reference)
+
     @contextlib.contextmanager
-    def reference() -> Iterator[None]:
+    def rules_reference() -> Iterator[None]:
         # markdown-it with every block rule enabled: none of the scanner's "this page cannot
         # contain X" shortcuts
         saved = dict(markdown.OPTIONAL_RULES)
@@ -63,7 +81,7 @@ def scanners() -> Scanners:
             markdown.OPTIONAL_RULES.update(saved)
 
     return Scanners("markdown-it-py (the reference parser, with block rules left out where a "
-                    "page cannot start them)", markdown.scan, reference)
+                    "page cannot start them)", original, rules_reference)
 
 
 @dataclass
