@@ -211,8 +211,13 @@ def mkdocs_static_host(root: Path, plugin_host: Host, theme: str = "minimal") ->
             shutil.copyfile(f.abs_src_path, target)
         else:
             target.write_bytes(f.content_bytes)
+    # the plugin turns extensions on only for the pages that use them: a static site has one
+    # list for all pages, so it gets them all
+    plugin = cfg.plugins["miles-docs"]
+    per_page = getattr(plugin, "page_extensions", {})
+    used = sorted({name for names in per_page.values() for name in names})
     extensions = [{name: cfg.mdx_configs[name]} if cfg.mdx_configs.get(name) else name
-                  for name in cfg.markdown_extensions
+                  for name in [*cfg.markdown_extensions, *used]
                   if name not in ("toc", "tables", "fenced_code")]  # MkDocs' own defaults
     settings = {"markdown_extensions": extensions, "nav": cfg.nav}
     if cfg.extra_css:

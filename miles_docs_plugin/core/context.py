@@ -58,6 +58,12 @@ class BuildContext:
             self._anchors[key] = amap
         return amap
 
+    def release(self) -> None:
+        """Let go of what only the transform needs (the scan cache, anchor maps), once an
+        adapter has handed the pages to its engine."""
+        self.scans = None
+        self._anchors.clear()
+
     def scan(self, page: Page) -> ScanResult:
         """The scan of a page's prepared content (cached by content)."""
         if page.scan is None:

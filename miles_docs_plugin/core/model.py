@@ -261,6 +261,9 @@ class Section:
     superseded: dict[str, str] = field(default_factory=dict)
     #: the upstream's own site configuration (navigation, redirects), when it has one
     upstream: UpstreamSite | None = None
+    #: the host engine's Markdown extensions its pages use (recorded by the adapter, which
+    #: turns on exactly these: MkDocs for the pages that use them)
+    extensions: set[str] = field(default_factory=set)
 
     @property
     def mount(self) -> str:

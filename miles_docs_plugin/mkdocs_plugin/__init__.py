@@ -3,13 +3,15 @@
 Events (MkDocs 1.6):
 
 - ``on_startup``: with it, ``mkdocs serve`` keeps one plugin object across rebuilds.
-- ``on_config``: read ``miles-docs.yml`` (or inline options); enable ``admonition`` if the host
-  lacks it (components become admonitions; said once in the log).
+- ``on_config``: read ``miles-docs.yml`` (or inline options).
 - ``on_files``: run the core pipeline, refuse a mount that collides with host files, add every
   page (``File.generated(content=...)``) and referenced asset
-  (``File.generated(abs_src_path=<cache>)``), and add the section to the nav.
+  (``File.generated(abs_src_path=<cache>)``), and add the section to the nav. Record which
+  Markdown extensions each page uses (admonitions, dropdowns, tabs… that components became,
+  or that an MkDocs upstream wrote); said once in the log.
 - ``on_page_markdown``: expose ``source_repo``/``source_path``/``source_commit`` in page meta and
-  point ``page.edit_url`` upstream.
+  point ``page.edit_url`` upstream; turn on the extensions this page uses and the host lacks,
+  until ``on_page_content`` (host pages render with the host's own list, untouched).
 - ``on_serve``: watch the config, the lock and local working copies, nothing else.
 """
 
@@ -42,7 +44,13 @@ from ..core.section.mounts import collisions
 from ..core.section.report import report
 from ..core.section.sandbox import escape_snippet_markers, report_line, safe_meta, safe_source
 from ..core.section.sanitize import sanitize_html
-from .engine import MkDocsEngine, enable_extensions, mintlify_meta
+from .engine import (
+    EXTENSION_OPTIONS,
+    MkDocsEngine,
+    installable_extensions,
+    mintlify_meta,
+    page_extensions,
+)
 from .nav import extend_nav
 
 log = get_plugin_logger("miles-docs")
@@ -67,6 +75,31 @@ else:
     MilesDocsPluginConfig = _config_class()
 
 
+def _release(page: Page, sandboxed: bool) -> None:
+    """Let go of what only the transform needed, once MkDocs has the page: its scan, and its
+    texts but the one MkDocs holds (the transformed page, or its sandboxed copy). The upstream
+    text that locates what the sanitiser removed is read again from the checkout when that
+    happens (:func:`_upstream_page`). MkDocs renders every page while the build result is held:
+    kept, these made a 5,000-page build's peak memory 1.5 times a static copy's."""
+    page.scan = None
+    page.text = ""
+    if sandboxed:
+        page.content = ""
+
+
+def _upstream_page(section: Section, page: Page) -> Page:
+    """``page`` with its upstream text, read again from the checkout (see :func:`_release`)."""
+    import dataclasses
+
+    path = section.checkout.root / (section.aliases.get(page.path)
+                                    or section.repo_path(page.path))
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return page
+    return dataclasses.replace(page, text=text)
+
+
 class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
     supports_multiple_instances = False
 
@@ -74,6 +107,9 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         self.core_config: Config | None = None
         self.result: BuildResult | None = None
         self.by_host_path: dict[str, tuple[Section, Page]] = {}
+        #: host path -> extensions turned on while that page renders (the host lacks them)
+        self.page_extensions: dict[str, list[str]] = {}
+        self._host_extensions: list[str] | None = None
         self.is_serve = False
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -92,11 +128,6 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
             raise PluginError(f"[miles-docs] {exc}") from None
         if self.core_config.banner is not False and CSS_URI not in config.extra_css:
             config.extra_css.append(CSS_URI)
-        enabled = enable_extensions(config)
-        if enabled:
-            log.info("enabled the Markdown extension%s %s (upstream components render as "
-                     "admonitions, dropdowns and tabs)", "s" if len(enabled) > 1 else "",
-                     ", ".join(enabled))
         return config
 
     @event_priority(50)  # before plugins that read the file list (e.g. literate-nav, search)
@@ -106,14 +137,17 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         core = self.core_config
         self._check_mounts(files, config, core)
         host_pages = {f.src_uri for f in files.documentation_pages()}
-        engine = MkDocsEngine(config, host_pages)
+        installable = installable_extensions()
+        engine = MkDocsEngine(config, host_pages, installable)
         try:
             result = build(core, engine)
         except MilesDocsError as exc:
             raise PluginError(f"[miles-docs] {exc}") from None
         self.result = result
+        result.ctx.release()  # MkDocs renders every page while the result is held
         self._report(result)
         self.by_host_path.clear()
+        self.page_extensions.clear()
         snippets = "pymdownx.snippets" in config.markdown_extensions
         for section in result.sections.values():
             for page in section.pages.values():
@@ -122,6 +156,8 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
                            else page.content)
                 files.append(File.generated(config, host, content=content))
                 self.by_host_path[host] = (section, page)
+                self._note_extensions(section, page, content, installable, config)
+                _release(page, section.source.sandboxed)
             for asset in section.assets.values():
                 files.append(File.generated(config, section.host_path(asset.path),
                                             abs_src_path=str(asset.abs_path)))
@@ -129,7 +165,32 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
             files.append(File.generated(config, CSS_URI,
                                         abs_src_path=str(BANNER_CSS)))
         extend_nav(files, config, result, set(self.by_host_path))
+        self._report_extensions(config)
         return files
+
+    def _note_extensions(self, section: Section, page: Page, content: str,
+                         installable: list[str], config: MkDocsConfig) -> None:
+        """Record the extensions ``page`` needs (on the section too); the ones the host has
+        not turned on are turned on for that page only, while MkDocs renders it."""
+        needs = page_extensions(content).intersection(installable)
+        section.extensions.update(needs)
+        extra = sorted(needs.difference(config.markdown_extensions))
+        if extra:
+            self.page_extensions[section.host_path(page.path)] = extra
+
+    def _report_extensions(self, config: MkDocsConfig) -> None:
+        used: dict[str, int] = {}
+        for names in self.page_extensions.values():
+            for name in names:
+                used[name] = used.get(name, 0) + 1
+        for name in used:
+            if name in EXTENSION_OPTIONS:
+                config.mdx_configs.setdefault(name, EXTENSION_OPTIONS[name])
+        if used:
+            log.info("turned on %s for the injected pages that use them (upstream components "
+                     "render as admonitions, dropdowns and tabs); host pages are rendered with "
+                     "the host's extensions", ", ".join(f"{name} ({n} page{'s' if n > 1 else ''})"
+                                                        for name, n in sorted(used.items())))
 
     def _sandboxed(self, section: Section, page: Page, snippets: bool) -> str:
         """The page as MkDocs may see it when its source is untrusted: front matter reduced to
@@ -178,20 +239,31 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         if info.get("edit_url"):
             page.edit_url = info["edit_url"]
         mintlify_meta(page.meta)
+        extra = self.page_extensions.get(page.file.src_uri)
+        if extra:
+            # MkDocs makes a new Markdown converter for every page from the config: this page
+            # gets the extensions it uses, and on_page_content gives the host its list back,
+            # so host pages (and injected pages that need none) render as the host configured.
+            self._host_extensions = config.markdown_extensions
+            config.markdown_extensions = [*config.markdown_extensions, *extra]
         return None
 
     @event_priority(100)  # before other plugins (and the search index) see the page
     def on_page_content(self, html_text: str, *, page: MkPage, config: MkDocsConfig,
                         files: Files) -> str | None:
+        if self._host_extensions is not None:
+            config.markdown_extensions = self._host_extensions
+            self._host_extensions = None
         hit = self.by_host_path.get(page.file.src_uri)
         if hit is None or not hit[0].source.sandboxed:
             return None
         section, core_page = hit
         clean, removed = sanitize_html(html_text)
+        upstream = _upstream_page(section, core_page) if removed else core_page
         for item in removed:
             log.warning(Diagnostic(
                 section.source.name, section.repo_path(core_page.path),
-                report_line(core_page, [item.needle]), "sandbox",
+                report_line(upstream, [item.needle]), "sandbox",
                 f"removed the {item.what} from the rendered page (untrusted source; "
                 "`trust: full` keeps it)").format())
         return clean

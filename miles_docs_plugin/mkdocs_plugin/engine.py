@@ -1,11 +1,14 @@
 """MkDocs' syntax for injected pages: Python-Markdown's slugs and URLs, code fence titles,
-the components as admonitions, tabs and Material's grid cards, the Markdown extensions they
-need, and Mintlify front matter made safe for MkDocs themes."""
+the components as admonitions, tabs and Material's grid cards, the Markdown extensions each
+page uses (:func:`page_extensions`), and Mintlify front matter made safe for MkDocs themes."""
 
 from __future__ import annotations
 
+import bisect
+import heapq
 import html
-from collections.abc import Callable, MutableMapping
+import re
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -31,15 +34,15 @@ class MkDocsEngine(Engine):
     name = "mkdocs"
     slugify: Callable[..., str]  #: set in __init__, from the engine's own settings
 
-    def __init__(self, config: MkDocsConfig, host_pages: set[str]) -> None:
+    def __init__(self, config: MkDocsConfig, host_pages: set[str],
+                 available: Iterable[str] = ()) -> None:
+        """``available``: extensions the adapter may turn on for the pages that use them, in
+        addition to the host's own (``config.markdown_extensions``)."""
         super().__init__(host_pages)
         self.use_directory_urls = bool(config.use_directory_urls)
-        exts = set(config.markdown_extensions)
+        exts = {*config.markdown_extensions, *available}
         self.features = frozenset(
-            name for name, ext in (("admonition", "admonition"), ("details", "pymdownx.details"),
-                                   ("tabbed", "pymdownx.tabbed"), ("attr_list", "attr_list"),
-                                   ("superfences", "pymdownx.superfences"),
-                                   ("md_in_html", "md_in_html"))
+            name for name, ext in FEATURE_EXTENSIONS.items()
             if ext in exts) | ({"mkdocstrings"} if "mkdocstrings" in config.plugins else set())
         toc = config.mdx_configs.get("toc", {})
         slugify = toc.get("slugify")
@@ -151,25 +154,104 @@ def mintlify_meta(meta: MutableMapping[str, Any]) -> None:
         meta["hide"] = ["toc"] if mode != "custom" else ["navigation", "toc"]
 
 
-def enable_extensions(config: MkDocsConfig) -> list[str]:
-    """Turn on the extensions injected pages need; return the ones that were off.
+#: Engine feature (:attr:`Engine.features <miles_docs_plugin.core.engine.Engine.features>`)
+#: -> the Python-Markdown extension that gives it in MkDocs.
+FEATURE_EXTENSIONS = {"admonition": "admonition", "details": "pymdownx.details",
+                      "tabbed": "pymdownx.tabbed", "attr_list": "attr_list",
+                      "superfences": "pymdownx.superfences", "md_in_html": "md_in_html"}
+#: Options an extension gets when miles-docs turns it on (a host's own options win).
+EXTENSION_OPTIONS: dict[str, dict[str, Any]] = {"pymdownx.tabbed": {"alternate_style": True}}
+#: What each extension reads, as it appears in a page (outside fenced code). A false hit only
+#: turns an extension on for that page; a miss would show the syntax as text.
+EXTENSION_SYNTAX = (  # (extension, a string the syntax always holds, the syntax)
+    ("admonition", "!!!", re.compile(r"^[ \t>]*!!![ \t]+[\w-]", re.M)),
+    ("pymdownx.details", "???", re.compile(r"^[ \t>]*\?\?\?\+?[ \t]+[\w-]", re.M)),
+    ("pymdownx.tabbed", "===", re.compile(r'^[ \t>]*===[!+]{0,2}[ \t]+"', re.M)),
+    ("md_in_html", "markdown", re.compile(r"<[A-Za-z][\w-]*\s[^>]{0,2000}?\bmarkdown\b")),
+    ("attr_list", "{", re.compile(r"\{:?[ \t]*(?:[#.][A-Za-z_][\w-]*|[A-Za-z_][\w-]*=)[^}\n]*\}")),
+)
+#: An opening fence Python-Markdown's own ``fenced_code`` reads (at the margin, a language at
+#: most); any other (indented in a list, an admonition or a tab, in a quote, with a title)
+#: needs pymdownx.superfences.
+PLAIN_FENCE_RE = re.compile(r"^\.?[\w#.+-]*$")
+#: Fence markers, one pattern per kind: a literal prefix makes re search instead of trying
+#: every position.
+FENCE_MARK_RES = (re.compile(r"```+"), re.compile(r"~~~+"))
 
-    admonition and attr_list ship with Python-Markdown; the pymdownx ones (details, tabbed,
-    superfences: fenced code inside admonitions and tabs) only when pymdown-extensions is
-    installed, as it is with Material.
+
+def installable_extensions() -> list[str]:
+    """The extensions miles-docs may turn on for injected pages that use them.
+
+    admonition, attr_list and md_in_html ship with Python-Markdown; the pymdownx ones (details,
+    tabbed, superfences: fenced code inside admonitions, tabs and lists) only when
+    pymdown-extensions is installed, as it is with Material.
     """
     import importlib.util
 
-    wanted: list[tuple[str, dict[str, Any]]] = [("admonition", {}), ("attr_list", {}),
-                                                ("md_in_html", {})]
+    names = ["admonition", "attr_list", "md_in_html"]
     if importlib.util.find_spec("pymdownx") is not None:
-        wanted += [("pymdownx.details", {}), ("pymdownx.superfences", {}),
-                   ("pymdownx.tabbed", {"alternate_style": True})]
-    enabled = []
-    for name, options in wanted:
-        if name not in config.markdown_extensions:
-            config.markdown_extensions.append(name)
-            if options:
-                config.mdx_configs.setdefault(name, options)
-            enabled.append(name)
-    return enabled
+        names += ["pymdownx.details", "pymdownx.superfences", "pymdownx.tabbed"]
+    return names
+
+
+def _fence_lines(content: str) -> Iterator[tuple[int, str, str, str, int]]:
+    """Lines that are a fence (``[ \\t>]*`` then 3+ backticks or tildes): (line start, indent,
+    marker, info, line end). The markers are searched for, not every line matched."""
+    pos = 0
+    marks = [pattern.finditer(content) for pattern in FENCE_MARK_RES
+             if pattern.pattern[:3] in content]
+    for m in heapq.merge(*marks, key=lambda m: m.start()):
+        if m.start() < pos:
+            continue  # a second marker on a line already seen
+        start = content.rfind("\n", 0, m.start()) + 1
+        end = content.find("\n", m.end())
+        end = len(content) if end < 0 else end
+        pos = end
+        indent = content[start:m.start()]
+        if indent.strip(" \t>"):
+            continue
+        yield start, indent, m.group(), content[m.end():end], end
+
+
+def _fenced(content: str) -> Iterator[tuple[int, bool, int]]:
+    """Fenced code blocks as :func:`~miles_docs_plugin.core.mdx.fences` finds them (at any
+    indentation, closed by a bare fence of the same kind and at least the same length, or by
+    the end of the page): (start, whether Python-Markdown's fenced_code reads it, end)."""
+    opening: tuple[int, str, str, str, int] | None = None
+    for line in _fence_lines(content):
+        _start, _indent, marker, info, end = line
+        if opening is None:
+            if not (marker[0] == "`" and "`" in info):
+                opening = line
+            continue
+        first = opening[2]
+        if marker[0] == first[0] and marker.startswith(first) and not info.strip():
+            plain = not opening[1] and PLAIN_FENCE_RE.match(opening[3].strip()) is not None
+            yield opening[0], plain, end
+            opening = None
+    if opening is not None:
+        plain = not opening[1] and PLAIN_FENCE_RE.match(opening[3].strip()) is not None
+        yield opening[0], plain, len(content)
+
+
+def page_extensions(content: str) -> set[str]:
+    """The extensions of :data:`EXTENSION_SYNTAX` (and superfences) that ``content`` uses:
+    what the components plugin wrote (admonitions, dropdowns, tabs, titled fences) and what
+    an MkDocs upstream wrote itself."""
+    needs: set[str] = set()
+    code: list[tuple[int, int]] = []
+    if "```" in content or "~~~" in content:
+        for start, plain, end in _fenced(content):
+            code.append((start, end))
+            if not plain:
+                needs.add("pymdownx.superfences")
+    starts = [start for start, _ in code]
+    for name, literal, pattern in EXTENSION_SYNTAX:
+        if literal not in content:
+            continue
+        for m in pattern.finditer(content):
+            at = bisect.bisect_right(starts, m.start()) - 1
+            if at < 0 or m.start() >= code[at][1]:
+                needs.add(name)
+                break
+    return needs

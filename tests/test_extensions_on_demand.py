@@ -1,0 +1,158 @@
+"""MkDocs: what the plugin adds to a build is what its pages need, no more (issue 18).
+
+Markdown extensions are turned on only for the injected pages that use them: each one costs on
+every page MkDocs renders with it (pymdownx.superfences alone ~35% of a page's conversion), so
+the host's ``markdown_extensions`` stay as the host wrote them and a page gets, while it renders,
+exactly the ones its syntax needs. And once MkDocs has the pages, the plugin holds no scans and
+no second copy of their text while MkDocs renders them.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from support import make_repo, mkdocs_build, write
+
+from miles_docs_plugin.mkdocs_plugin import MilesDocsPlugin
+from miles_docs_plugin.mkdocs_plugin.engine import page_extensions
+
+TABS = """\
+# Install
+
+<Tabs>
+  <Tab title="pip">
+    ```bash
+    pip install miles
+    ```
+  </Tab>
+  <Tab title="uv">
+    ```bash
+    uv add miles
+    ```
+  </Tab>
+</Tabs>
+"""
+
+#: A host page that writes syntax of extensions the host did not turn on: it stays text.
+HOST_PAGE = """\
+# Host
+
+!!! note "Host note"
+    text of the host
+
+=== "Host tab"
+    host tab text
+
+## Custom {#custom-id}
+"""
+
+
+def _site(tmp_path: Path, pages: dict[str, str], extensions: str = "") -> Path:
+    up = tmp_path / "up"
+    commit = make_repo(up, pages)
+    site = tmp_path / "host"
+    write(site / "mkdocs.yml", f"""
+        site_name: Host
+        {extensions}
+        plugins:
+          - miles-docs
+        """)
+    write(site / "docs" / "index.md", HOST_PAGE)
+    write(site / "miles-docs.yml", f"sources:\n  - name: diffusion\n    repo: {up.as_uri()}\n")
+    write(site / "miles-docs.lock",
+          f"version: 1\nsources:\n  diffusion:\n    repo: {up.as_uri()}\n    ref: main\n"
+          f"    commit: {commit}\n")
+    return site
+
+
+def test_a_section_that_needs_none_leaves_the_host_extensions_untouched(
+        tmp_path: Path, cache_dir: Path) -> None:
+    site = _site(tmp_path, {
+        "docs/index.md": "# Home\n\nSee [the guide](guide.md).\n",
+        "docs/guide.md": "# Guide\n\n```python\nprint('hi')\n```\n",
+    }, extensions="markdown_extensions: [attr_list]")
+    run = mkdocs_build(site)
+    assert run.returncode == 0, run.output
+    assert "turned on" not in run.output, run.output
+    host = (site / "site" / "index.html").read_text("utf-8")
+    # the host turned on attr_list itself: kept; admonition and tabs it did not: text
+    assert 'id="custom-id"' in host
+    assert "admonition" not in host and "!!! note" in host, host
+    assert "tabbed-set" not in host and "=== " in host, host
+    guide = (site / "site" / "diffusion" / "guide" / "index.html").read_text("utf-8")
+    assert '<code class="language-python">print(' in guide, guide
+
+
+def test_tabs_turn_on_what_tabs_need_for_that_page_only(tmp_path: Path,
+                                                          cache_dir: Path) -> None:
+    site = _site(tmp_path, {
+        "docs/index.md": "# Home\n\nSee [install](install.md).\n",
+        "docs/install.md": TABS,
+    })
+    run = mkdocs_build(site)
+    assert run.returncode == 0, run.output
+    assert "pymdownx.superfences (1 page)" in run.output, run.output
+    assert "pymdownx.tabbed (1 page)" in run.output, run.output
+    page = (site / "site" / "diffusion" / "install" / "index.html").read_text("utf-8")
+    assert page.count('class="tabbed-set') == 1, page
+    assert 'class="tabbed-labels"' in page  # alternate_style, as Material expects
+    text = re.sub(r"<[^>]+>", "", page)
+    assert "pip install miles" in text and "uv add miles" in text
+    assert "```" not in page and "&lt;Tab" not in page, page
+    host = (site / "site" / "index.html").read_text("utf-8")
+    assert "tabbed-set" not in host and "admonition" not in host, host
+    home = (site / "site" / "diffusion" / "index.html").read_text("utf-8")
+    assert "tabbed" not in home
+
+
+def test_page_extensions_reads_emitted_and_upstream_syntax() -> None:
+    assert page_extensions("# Plain\n\ntext {x} and a [link](a.md)\n") == set()
+    assert page_extensions("```python\nx = 1\n```\n") == set()
+    assert page_extensions('!!! note "T"\n    body\n') == {"admonition"}
+    assert page_extensions("???+ tip\n    body\n") == {"pymdownx.details"}
+    assert page_extensions('=== "A"\n    a\n') == {"pymdownx.tabbed"}
+    assert page_extensions("## Heading {#custom}\n") == {"attr_list"}
+    assert page_extensions('![x](x.png){ width="300" }\n') == {"attr_list"}
+    assert page_extensions('<div class="grid cards" markdown>\n\n- a\n\n</div>\n') == {
+        "md_in_html"}
+    # fences Python-Markdown's fenced_code cannot read: indented, quoted, titled
+    assert page_extensions("1. step\n\n   ```bash\n   run\n   ```\n") == {
+        "pymdownx.superfences"}
+    assert page_extensions('```bash title="Terminal"\nrun\n```\n') == {"pymdownx.superfences"}
+    assert page_extensions("> ```\n> quoted\n> ```\n") == {"pymdownx.superfences"}
+    # syntax shown inside fenced code is code, not syntax
+    assert page_extensions('```markdown\n!!! note\n=== "A"\n## H {#x}\n```\n') == set()
+
+
+def test_nothing_is_held_twice_while_mkdocs_renders(tmp_path: Path, cache_dir: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    site = _site(tmp_path, {
+        "docs/index.md": "# Home\n\nSee [install](install.md).\n",
+        "docs/install.md": TABS,
+    })
+    (site / "miles-docs.yml").write_text(
+        (site / "miles-docs.yml").read_text() + "    trust: full\n  - name: other\n"
+        f"    repo: {(tmp_path / 'up').as_uri()}\n    mount: other\n")
+    lock = (site / "miles-docs.lock").read_text()
+    (site / "miles-docs.lock").write_text(lock + lock.split("sources:\n", 1)[1].replace(
+        "diffusion:", "other:"))
+    monkeypatch.chdir(site)
+    config = load_config(str(site / "mkdocs.yml"))
+    build(config)
+    plugin = config.plugins["miles-docs"]
+    assert isinstance(plugin, MilesDocsPlugin)
+    result = plugin.result
+    assert result is not None
+    assert result.ctx.scans is None
+    for section in result.sections.values():
+        assert section.pages
+        for page in section.pages.values():
+            assert page.scan is None and page.text == ""
+            # MkDocs has the content (a sandboxed page's: its own copy)
+            assert (page.content == "") is section.source.sandboxed, page.path
+    assert "tabbed-set" in (site / "site" / "other" / "install" / "index.html").read_text()
