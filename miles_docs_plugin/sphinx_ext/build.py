@@ -24,6 +24,7 @@ from ..core.section.report import report
 from ..core.transform.blocks import escape_inline
 from .engine import PIN_SCHEME, SphinxEngine
 from .folder import GeneratedFolder
+from .restamp import read_pins_record
 from .sandbox import SandboxInfo
 from .state import PageInfo, State, core_config
 from .toctree import NavDocuments, docname_of, stem_title, with_title, with_toctree
@@ -73,7 +74,11 @@ def on_builder_inited(app: Sphinx) -> None:
     state = State()
     sandbox: dict[str, SandboxInfo] = {}
     _report(result)
+    written_pins = read_pins_record(app)
     for section in result.sections.values():
+        old_pin = written_pins.get(section.source.name)
+        if old_pin and section.checkout.commit and old_pin != section.checkout.commit:
+            state.restamp[section.source.name] = old_pin
         folder = GeneratedFolder(srcdir, section)
         folder.claim()
         files: dict[str, bytes | Path] = {}
@@ -101,6 +106,8 @@ def on_builder_inited(app: Sphinx) -> None:
                     f"{section.source.display}:{section.repo_path(page.path)}",
                     str(section.checkout.root / repo_path), str(folder.root))
             files[page.dest] = content.encode("utf-8")
+            if old_pin and old_pin[:7] in page.text:
+                state.rewrite.add(docname)  # a replacement of the pin could change its text
             description = page.meta.get("description")
             state.pages[docname] = PageInfo(page.title, page.extra.get("provenance") or {},
                                             description if isinstance(description, str) else None,

@@ -7,7 +7,8 @@
   of injected pages point upstream; provenance in the template context; the banner, added to
   the page body here (after the doctree was indexed for search, and at write time, so a moved
   pin re-writes pages without re-reading them).
-- ``build-finished``: copy assets that only raw HTML references (Sphinx copies the rest).
+- ``build-finished``: copy assets that only raw HTML references (Sphinx copies the rest);
+  after a pin move, restamp the pages Sphinx did not write again (:mod:`.restamp`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ..core.section.banner import BANNER_CSS, insert_banner_html
 from ..core.section.sandbox import safe_title, tagless
 from ..core.urls import web_link
 from .engine import INERT_LINK, PIN_SCHEME
+from .restamp import restamp, write_pins_record
 from .state import get_state
 
 
@@ -179,13 +181,21 @@ def on_env_get_outdated(app: Sphinx, env: Any, added: set[str], changed: set[str
 
 def on_env_get_updated(app: Sphinx, env: Any) -> list[str]:
     """Pages to write again (not re-read) because a pin moved: their banner and permalinks
-    name the commit, and those are filled in at write time."""
+    name the commit, and those are filled in at write time.
+
+    When the output folder records which pin its pages name (``restamp.PINS_RECORD``), they
+    are not written again: ``restamp.restamp`` brings the pin in them up to date at
+    build-finished, and Sphinx writes only the pages that changed (and the toctrees that hold
+    them). Only pages whose own text names the old pin are written again here."""
     state = get_state(app)
     previous = getattr(env, "miles_docs_written_pins", None)
     env.miles_docs_written_pins = dict(state.pins)
     if previous is None or previous == state.pins:
         return []
-    return [d for d in state.pages if d in env.all_docs]
+    again = {name for name, commit in state.pins.items()
+             if previous.get(name) != commit and name not in state.restamp}
+    return [d for d, info in state.pages.items() if d in env.all_docs and (
+        d in state.rewrite or info.provenance.get("source_name") in again)]
 
 
 def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -221,6 +231,8 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         target = out / rel
         if Path(src).exists():
             copy_if_changed(Path(src), target)
+    restamp(app)
+    write_pins_record(app)
 
 
 def on_builder_inited_static(app: Sphinx) -> None:

@@ -34,6 +34,10 @@ class State:
     pins: dict[str, str | None] = field(default_factory=dict)
     #: injected pages the section's nav does not list (no toctree holds them)
     orphans: set[str] = field(default_factory=set)
+    #: per source whose pin moved: the pin the pages in the output folder name (see restamp)
+    restamp: dict[str, str] = field(default_factory=dict)
+    #: pages whose own text names that old pin: Sphinx writes them again, they are not restamped
+    rewrite: set[str] = field(default_factory=set)
 
 
 def get_state(app: Sphinx) -> State:
