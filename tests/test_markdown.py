@@ -225,14 +225,7 @@ def test_scan_cache_round_trips_and_drops_stale_entries(tmp_path: Path) -> None:
 
 def reference_scan(text: str) -> ScanResult:
     """The scan with every block rule enabled and every inline token parsed."""
-    from miles_docs_plugin.core.transform import markdown as m
-
-    saved = dict(m.OPTIONAL_RULES)
-    m.OPTIONAL_RULES.clear()
-    try:
-        return scan(text)
-    finally:
-        m.OPTIONAL_RULES.update(saved)
+    return scan(text, reference=True)
 
 
 NESTED_BLOCKS = st.one_of(BLOCK, st.sampled_from([

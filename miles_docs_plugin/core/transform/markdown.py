@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import bisect
 import html
+import itertools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
 
 from ..section.sanitize import URL_ATTRS as SANITIZED_URL_ATTRS
@@ -160,6 +162,7 @@ class _Collector:
         self.page = _LineIndex(text)
         self.line_offset = line_offset
         self.result = ScanResult()
+        self.reference = False  #: parse every inline token (no shortcut)
         self.current: _InlineMap | None = None
         self.cursors: dict[int, int] = {}
 
@@ -293,26 +296,30 @@ class _Collector:
                                          angle=raw.startswith("<"), label=label))
 
 
+class _StartTags(HTMLParser):
+    """Collects the start tags of a fragment: (line, column, tag name, raw text)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[int, int, str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: Any) -> None:
+        line, col = self.getpos()
+        self.found.append((line, col, tag, self.get_starttag_text() or ""))
+
+    handle_startendtag = handle_starttag
+
+
 def _start_tags(fragment: str) -> list[tuple[int, str, str]]:
     """(offset, tag name, raw text) of every start tag of an HTML fragment, found by the
     standard library's HTML parser (as a browser tokenizes, not by a pattern)."""
-    from html.parser import HTMLParser
-
-    starts = [0] + [m.end() for m in re.finditer("\n", fragment)]
-    found: list[tuple[int, str, str]] = []
-
-    class Finder(HTMLParser):
-        def handle_starttag(self, tag: str, attrs: Any) -> None:
-            raw = self.get_starttag_text() or ""
-            line, col = self.getpos()
-            found.append((starts[line - 1] + col, tag, raw))
-
-        handle_startendtag = handle_starttag
-
-    finder = Finder(convert_charrefs=True)
+    finder = _StartTags()
     finder.feed(fragment)
     finder.close()
-    return found
+    if not finder.found:
+        return []
+    starts = [0] + [m.end() for m in re.finditer("\n", fragment)]
+    return [(starts[line - 1] + col, tag, raw) for line, col, tag, raw in finder.found]
 
 
 def _wrap_inline(rule: Callable[..., bool], kind: str) -> Callable[..., bool]:
@@ -358,11 +365,12 @@ def _core_inline(state: Any) -> None:
         if token.type == "inline":
             if token.children is None:
                 token.children = []
-            # Without "[" or "<" no inline rule can make a link, an image, an autolink or a
-            # tag, so only headings (their text names their anchor) need the inline parse.
+            # Only headings (their text names their anchor) and content that could hold a
+            # link, an autolink or HTML that yields something need the inline parse.
             content = token.content
-            if "[" in content or "<" in content or (
-                    previous is not None and previous.type == "heading_open"):
+            if (collector is None or collector.reference
+                    or (previous is not None and previous.type == "heading_open")
+                    or _inline_yields(content)):
                 if collector is not None:
                     collector.begin_inline(token)
                 state.md.inline.parse(content, state.md, state.env, token.children)
@@ -398,8 +406,6 @@ def _build_parser(disabled: frozenset[str] = frozenset()) -> MarkdownIt:
     from markdown_it.rules_inline import autolink, html_inline, image, link
 
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
-    if disabled:
-        md.block.ruler.disable(sorted(disabled))
     # See every destination, including ones markdown-it would refuse to render (javascript:):
     # the link rules decide what is safe, not the renderer.
     setattr(md, "validateLink", lambda url: True)  # noqa: B010 - replacing a method
@@ -410,6 +416,8 @@ def _build_parser(disabled: frozenset[str] = frozenset()) -> MarkdownIt:
                              ("html_inline", html_inline, "html")):
         md.inline.ruler.at(name, _wrap_inline(rule, kind))
     md.block.ruler.at("reference", _wrap_reference(reference))
+    if disabled:
+        md.block.ruler.disable(sorted(disabled))
     md.core.ruler.at("inline", _core_inline)
     return md
 
@@ -430,6 +438,231 @@ def parser(text: str | None = None) -> MarkdownIt:
     return md
 
 
+# -- the parts of a page that cannot yield anything ------------------------------------------
+#
+# Most of a page is prose and code that hold no link, heading or HTML. Such a part is left out
+# of the parse (its lines are emptied, so line numbers do not move) when two things are proven
+# with nothing but patterns:
+#
+# * it yields nothing wherever it stands: no ``](`` (an inline link or image), no ``]:`` (a
+#   reference definition), no ``<`` (an autolink or HTML), no line that could be a heading;
+# * it is a run of whole top-level blocks: it starts and ends at *rest points*, lines where
+#   the top level of the page has nothing open. The parse of what comes before a rest point
+#   does not depend on what follows it, and the parse from a rest point on depends only on the
+#   lines from there (and on reference definitions, which a left-out part has none of).
+#
+# A rest point is a line at column 0 after a blank line that does not start a list item: a
+# blank line ends every paragraph, table and HTML block of types 6 and 7, and an unindented
+# line after it ends every list and block quote. What can still be open there is a fenced code
+# block or an HTML block of types 1 to 5 (comments, ``<pre>``, ...), at the top level; those are
+# followed from their opening line to their closing line exactly as markdown-it does. As soon as
+# a line could open one of them and it is not certain that it does (it follows HTML or a table
+# row in its paragraph, or it is indented while a list may be open), no later line is a rest
+# point: the rest of the page is parsed whole.
+
+#: Lines after a blank line that start at column 0 and cannot start a list item.
+_REST_CANDIDATE_RE = re.compile(r"(?m)^[ \t]*\n(?=[^ \t\n\-+*0-9])")
+#: Blank lines (their ends: where the next chunk of lines starts).
+_BLANK_RE = re.compile(r"(?m)^[ \t]*\n")
+#: Lines that may open (or close) a fenced code block or an HTML block of types 1 to 5 at the
+#: top level: indented by at most three spaces (a tab makes four).
+_OPENER_RE = re.compile(
+    r"(?m)^( {0,3})(?:(`{3,}|~{3,})(.*)$|<(?:[!?]|(?i:script|pre|style|textarea)(?=[\s>]|$)))")
+#: Lines that may start an HTML block, in a container or not.
+_HTML_START_RE = re.compile(r"(?m)^[ \t>*+\-\d.)]*<")
+#: Lines that may start a list item, inside block quotes or not.
+_LIST_LINE_RE = re.compile(r"(?m)^[ \t>]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+#: What a part that yields something must contain (see above).
+#: What inline content that yields a link must contain: an inline link or image, an autolink.
+_LINKISH_RE = re.compile(
+    r"\]\(|<[a-zA-Z][a-zA-Z0-9+.\-]{1,31}:|<[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\-]+@")
+#: What HTML that yields something must contain (with a "<"): an attribute with a value that
+#: is a link or an id (a tag whose position is lost is reported if it holds "href" or "src").
+_HTML_YIELDING_RE = re.compile(
+    r"href|src|(?i:" + "|".join(sorted(re.escape(a) for a in URL_ATTRS | ID_ATTRS)) + r")\s*=")
+#: What else a part that yields something may contain: a reference definition, a heading.
+_BLOCK_YIELDING_RE = re.compile(r"\]:|^[ \t>*+\-\d.)]*(?:#{1,6}(?:[ \t]|$)|(?:=+|-+)[ \t]*$)",
+                                re.M)
+
+
+def _inline_yields(text: str, start: int = 0, end: int | None = None) -> bool:
+    """Whether inline parsing ``text[start:end]`` could find a link, an autolink or HTML that
+    yields something."""
+    end = len(text) if end is None else end
+    return bool(_LINKISH_RE.search(text, start, end) or (
+        text.find("<", start, end) >= 0 and _HTML_YIELDING_RE.search(text, start, end)))
+
+
+def _yields(text: str, start: int, end: int) -> bool:
+    """Whether parsing ``text[start:end]`` could find anything, wherever it stands."""
+    return _inline_yields(text, start, end) or bool(_BLOCK_YIELDING_RE.search(text, start, end))
+
+
+def _rest_points(text: str) -> tuple[list[int], list[tuple[int, int]]]:
+    """The offsets of the rest points of ``text`` that are certain, in order (0 first), and the
+    spans of the fenced code blocks followed on the way (code: they yield nothing)."""
+    from markdown_it.rules_block.html_block import HTML_SEQUENCES
+
+    candidates = [m.end() for m in _REST_CANDIDATE_RE.finditer(text)]
+    points = [0]
+    fences: list[tuple[int, int]] = []
+    if not candidates:
+        return points, fences
+    blank_ends: list[int] | None = None
+    pos = 0  # nothing is open at the top level at pos
+    last_rest = 0
+    ci = 0
+    for m in _OPENER_RE.finditer(text):
+        start = m.start()
+        if start < pos:
+            continue  # inside a block already followed to its end
+        while ci < len(candidates) and candidates[ci] <= start:
+            if candidates[ci] >= pos:
+                points.append(candidates[ci])
+                last_rest = candidates[ci]
+            ci += 1
+        indent = len(m.group(1))
+        line_end = text.find("\n", start)
+        if line_end < 0:
+            line_end = len(text)
+        marker = m.group(2)
+        if marker:
+            if marker[0] == "`" and "`" in m.group(3):
+                continue  # not a fence: text
+            close: re.Pattern[str] = _closing_fence(marker)
+        else:
+            line_text = text[start + indent:line_end]
+            for open_re, close_re, _ in HTML_SEQUENCES[:5]:
+                if open_re.search(line_text):
+                    close = close_re
+                    break
+            else:
+                continue  # an HTML block of type 6 or 7 ends at the next blank line
+        if blank_ends is None:
+            blank_ends = [b.end() for b in _BLANK_RE.finditer(text)]
+        i = bisect.bisect_right(blank_ends, start) - 1
+        # the lines since the last blank line or the end of the last block followed
+        chunk = max(blank_ends[i] if i >= 0 else 0, pos)
+        next_end = text.find("\n", line_end + 1)
+        if (_HTML_START_RE.search(text, chunk, start)
+                or OPTIONAL_RULES["table"].search(text, chunk,
+                                                  len(text) if next_end < 0 else next_end)):
+            return points, fences  # the line may be inside an HTML block or a table
+        in_list = indent > 0 and _LIST_LINE_RE.search(text, last_rest, start) is not None
+        found = close.search(text, line_end + 1 if marker else start + indent)
+        if found is None:
+            return points, fences  # open to the end of the page
+        if in_list and not _ends_alike(text, m, line_end, found, last_rest):
+            return points, fences
+        end = text.find("\n", found.end())
+        pos = len(text) if end < 0 else end + 1
+        if marker:
+            fences.append((start, pos))
+    points.extend(c for c in candidates[ci:] if c >= pos)
+    return points, fences
+
+
+def _closing_fence(marker: str) -> re.Pattern[str]:
+    return re.compile(r"(?m)^ {0,3}" + re.escape(marker[0]) + "{" + str(len(marker))
+                      + r",}[ \t]*$")
+
+
+def _ends_alike(text: str, opener: re.Match[str], line_end: int, closer: re.Match[str],
+                last_rest: int) -> bool:
+    """Whether a fence opened by an indented line ends at ``closer`` whether the line is in a
+    list item (with content offset at most its indent) or at the top level.
+
+    It does when no line up to the closer is less indented than the opener (none leaves the
+    item), the closer is not either, and no other line could close the fence in the item
+    (where more indented lines can). HTML since the last rest point could hold the opener.
+    """
+    indent = len(opener.group(1))
+    if not opener.group(2) or _HTML_START_RE.search(text, last_rest, opener.start()):
+        return False
+    if closer.end() - closer.start() - len(closer.group(0).lstrip(" ")) < indent:
+        return False
+    between = (line_end + 1, closer.start())
+    if re.compile(r"(?m)^ {0," + str(indent - 1) + r"}\S").search(text, *between):
+        return False
+    marker = opener.group(2)
+    like_closer = re.compile(r"(?m)^[ \t]*" + re.escape(marker[0]) + "{" + str(len(marker))
+                             + r",}[ \t]*$")
+    return like_closer.search(text, *between) is None
+
+
+#: A part that is one ATX heading whose text no inline rule changes (no escape, entity, code
+#: span, emphasis, link, image, autolink or HTML), followed by blank lines.
+_PLAIN_HEADING_RE = re.compile(r"(#{1,6})(?:[ \t]([^\n\\&`*_\[<]*))?\n?[ \t\n]*\Z")
+
+
+def _plain_heading(match: re.Match[str], line: int) -> Heading:
+    """The heading of a part matched by :data:`_PLAIN_HEADING_RE`, as markdown-it reads it (its
+    ``heading`` rule: closing ``#`` sequence and surrounding spaces removed)."""
+    content = match.group(2) or ""
+    end = len(content)
+    while end and content[end - 1] in " \t":
+        end -= 1
+    closing = end
+    while closing and content[closing - 1] == "#":
+        closing -= 1
+    if closing and content[closing - 1] in " \t":
+        end = closing
+    elif closing == 0:
+        end = 0  # only a closing sequence: "## ##" is an empty heading
+    inline = content[:end].strip()
+    return Heading(len(match.group(1)), inline, line, inline)
+
+
+def _quiet_parts(text: str, line_offset: int = 0) -> tuple[list[tuple[int, int]], list[Heading]]:
+    """The spans of ``text`` that can be left out of its parse (see above), and the headings
+    of those that are a plain heading."""
+    if "\r" in text:  # markdown-it reads a lone CR as a line break
+        return [], []
+    points, fences = _rest_points(text)
+    points.append(len(text))  # what follows the last rest point can be left out too
+    parts: list[tuple[int, int]] = []
+    headings: list[Heading] = []
+    f = 0
+    line = line_offset + 1
+    counted = 0
+    for a, b in itertools.pairwise(points):
+        # quiet if nothing outside its fenced code could yield anything
+        quiet = True
+        pos = a
+        while f < len(fences) and fences[f][0] < b:
+            if quiet and _yields(text, pos, fences[f][0]):
+                quiet = False
+            pos = fences[f][1]
+            f += 1
+        if quiet and _yields(text, pos, b):
+            quiet = False
+            if text[a] == "#":
+                heading = _PLAIN_HEADING_RE.match(text, a, b)
+                if heading is not None:
+                    line += text.count("\n", counted, a)
+                    counted = a
+                    headings.append(_plain_heading(heading, line))
+                    quiet = True
+        if quiet:
+            if parts and parts[-1][1] == a:
+                parts[-1] = (parts[-1][0], b)
+            else:
+                parts.append((a, b))
+    return parts, headings
+
+
+def _without(text: str, parts: list[tuple[int, int]]) -> str:
+    """``text`` with the lines of ``parts`` emptied."""
+    out: list[str] = []
+    last = 0
+    for a, b in parts:
+        out.append(text[last:a])
+        out.append("\n" * text.count("\n", a, b))
+        last = b
+    out.append(text[last:])
+    return "".join(out)
+
+
 def _plain_text(children: Iterable[Any]) -> str:
     out: list[str] = []
     for child in children:
@@ -442,14 +675,22 @@ def _plain_text(children: Iterable[Any]) -> str:
     return "".join(out)
 
 
-def scan(text: str, *, line_offset: int = 0) -> ScanResult:
+def scan(text: str, *, line_offset: int = 0, reference: bool = False) -> ScanResult:
     """Find every link destination, heading and HTML id of a Markdown page body.
 
     ``line_offset`` is added to reported lines (the number of front matter lines cut off).
+    ``reference=True`` parses the whole page with every rule and no shortcut: the result is
+    the same (the tests hold the two equal on every corpus page), only slower.
     """
     collector = _Collector(text, line_offset)
     env: dict[str, Any] = {"_mdp_collector": collector}
-    tokens = parser(text).parse(text, env)
+    if reference:
+        collector.reference = True
+        tokens = parser().parse(text, env)
+    else:
+        parts, headings = _quiet_parts(text, line_offset)
+        parsed = _without(text, parts) if parts else text
+        tokens = parser(parsed).parse(parsed, env)
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and i + 1 < len(tokens):
             inline = tokens[i + 1]
@@ -457,6 +698,9 @@ def scan(text: str, *, line_offset: int = 0) -> ScanResult:
             collector.result.headings.append(Heading(
                 int(token.tag[1]), _plain_text(inline.children or ()).strip(), line,
                 inline.content))
+    if not reference and headings:
+        collector.result.headings.extend(headings)
+        collector.result.headings.sort(key=lambda heading: heading.line)
     collector.result.links.sort(key=lambda link: link.start)
     return collector.result
 

@@ -1,0 +1,112 @@
+"""The fast scanner against its reference: markdown-it-py parsing the whole page.
+
+``scan(text)`` leaves out of the parse the parts of a page that cannot yield a link, a heading
+or an HTML id (``core/markdown.py`` says when a part is proven so). ``scan(text,
+reference=True)`` parses everything with every rule. The two must give the same result, and
+the same rewritten page, on every page of every corpus tree and on generated pages.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from support import CORPUS
+from test_fuzz import MARKDOWNISH
+from test_markdown import MIXED_PAGE
+
+from miles_docs_plugin.core.transform.markdown import _quiet_parts, rewrite, scan
+
+TREES = {
+    "miles_diffusion v1": CORPUS / "miles_diffusion" / "v1",
+    "miles_diffusion v2": CORPUS / "miles_diffusion" / "v2",
+    "miles_host": CORPUS / "miles_host" / "tree",
+    "mem0": CORPUS / "mem0" / "tree",
+}
+
+
+def assert_same(text: str) -> None:
+    fast, reference = scan(text, line_offset=2), scan(text, line_offset=2, reference=True)
+    assert fast == reference
+    marks = [(link.start, link.end, f"<{i}>") for i, link in enumerate(fast.links)]
+    assert rewrite(text, marks) == rewrite(
+        text, [(link.start, link.end, f"<{i}>") for i, link in enumerate(reference.links)])
+
+
+@pytest.mark.parametrize("tree", sorted(TREES))
+def test_every_corpus_page_scans_as_the_reference_does(tree: str) -> None:
+    pages = sorted(p for p in TREES[tree].rglob("*") if p.suffix in (".md", ".mdx"))
+    assert pages
+    left_out = total = 0
+    for page in pages:
+        text = page.read_text("utf-8")
+        assert_same(text)
+        total += len(text)
+        left_out += sum(b - a for a, b in _quiet_parts(text)[0])
+    # the fast path is taken: a good part of every tree is never parsed
+    assert left_out > total // 10, (tree, left_out, total)
+
+
+# Pages where a part that looks quiet is not at rest: inside a fence, an HTML comment, a list
+# item or a table, or after HTML that swallows the blank-free lines that follow it.
+TRAPS = [
+    "```\nfenced\n\nquiet\n\n[a](a.md)\n```\n\nquiet\n",
+    "~~~~\n~~~\n\nquiet\n\n~~~~\n[b](b.md)\n",
+    "```\nopen to the end\n\nquiet\n\n# not a heading\n",
+    "``` a`b\n\nquiet\n\n[c](c.md)\n",
+    "<!--\n\nquiet\n\n[d](d.md)\n-->\n\n[e](e.md)\n",
+    "<pre>\n\nquiet\n\n[f](f.md)\n</pre>\n\n# H\n",
+    "<div>\n```\n\nquiet\n\n[g](g.md)\n```\n",
+    "1. item\n   ```\n\nquiet\n\n   [h](h.md)\n   ```\n\nquiet\n",
+    "- a\n\n  ```\n  x\n\n  quiet\n  ```\n\n[i](i.md)\n\n```\n\nquiet\n\n[j](j.md)\n```\n",
+    "| a |\n|---|\n```\n\nquiet\n\n[k](k.md)\n```\n",
+    "  ```\n\nquiet\n\n[l](l.md)\n  ```\n\nquiet\n",
+    "> ```\n> x\n\nquiet\n\n[m](m.md)\n",
+    "para\n<!-- x\n\nquiet\n\n-->\n[n](n.md)\n\nquiet\n",
+    "quiet\n\n    ```\n\nquiet\n\n[o](o.md)\n\n```\n",
+    "[p]\n\nquiet\n\n[p]: p.md\n",
+    "quiet\n\nSetext\n---\n\nquiet\n\n<https://q.example>\n",
+]
+
+
+@pytest.mark.parametrize("text", TRAPS)
+def test_parts_that_are_not_at_rest_are_parsed(text: str) -> None:
+    assert_same(text)
+
+
+def test_a_quiet_part_between_two_links_is_left_out() -> None:
+    text = "[a](a.md)\n\nquiet prose\nover two lines\n\n```\ncode\n```\n\n[b](b.md)\n"
+    assert _quiet_parts(text)[0] == [(11, text.index("[b]"))]
+    assert [link.line for link in scan(text).links] == [1, 10]
+
+
+BLOCKS = st.sampled_from([
+    "```", "```py", "~~~", "````", "  ```", "``` x`y", "<!--", "-->", "<pre>", "</pre>",
+    "<div>", "</div>", "<?x", "?>", "<!X", ">", "- a", "1. b", "  - c", "> q", ">", "| a |",
+    "|---|", "    code", "\tcode", "# H", "T\n===", "[r]: r.md", "[r]", "[x](x.md)",
+    "<a href='y.md'>", "<https://z.example>", "quiet", "quiet text", "   [i](i.md)", "",
+])
+BLOCK_PAGES = st.lists(BLOCKS, max_size=30).map(lambda lines: "\n".join(lines) + "\n")
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(BLOCK_PAGES, MIXED_PAGE, MARKDOWNISH))
+@example("<!--\n\n```\n\n-->\n\n[a](a.md)\n```\n\nquiet\n")
+def test_generated_pages_scan_as_the_reference_does(text: str) -> None:
+    assert_same(text)
+
+
+def test_the_throughput_script_measures_and_checks_identity() -> None:
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "scan_throughput.py"
+    tree = TREES["miles_diffusion v1"]
+    proc = subprocess.run([sys.executable, str(script), "--reps", "1", f"v1={tree}"],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert re.fullmatch(r"v1: 22 pages, 0\.\d\d MB \| scan [\d.]+ MB/s \(reference [\d.]+, "
+                        r"x[\d.]+\) \| links [\d.]+ MB/s \(reference [\d.]+\) \| "
+                        r"identical: yes\n", proc.stdout), proc.stdout
