@@ -484,9 +484,9 @@ _OPENER_RE = re.compile(
 _HTML_START_RE = re.compile(r"\n[ \t>*+\-\d.)]*<")
 #: Lines that may start a list item, inside block quotes or not.
 _LIST_LINE_RE = re.compile(r"(?m)\n[ \t>]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
-#: What inline content that yields a link must contain: an inline link or image, an autolink.
-_LINKISH_RE = re.compile(
-    r"\]\(|<[a-zA-Z][a-zA-Z0-9+.\-]{1,31}:|<[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\-]+@")
+#: The start of an autolink (markdown-it's patterns for a URL scheme or an e-mail address).
+_AUTOLINK_START_RE = re.compile(
+    r"<(?:[a-zA-Z][a-zA-Z0-9+.\-]{1,31}:|[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\-]+@)")
 #: What HTML that yields something must contain (with a "<"): an attribute with a value that
 #: is a link or an id (a tag whose position is lost is reported if it holds "href" or "src").
 _HTML_YIELDING_RE = re.compile(
@@ -497,11 +497,14 @@ _HEADING_LINE_RE = re.compile(r"(?m)\n[ \t>*+\-\d.)]*(?:#{1,6}(?:[ \t]|$)|(?:=+|
 
 
 def _inline_yields(text: str, start: int = 0, end: int | None = None) -> bool:
-    """Whether inline parsing ``text[start:end]`` could find a link, an autolink or HTML that
-    yields something."""
+    """Whether inline parsing ``text[start:end]`` could find a link or an image (``](``), an
+    autolink or HTML that yields something."""
     end = len(text) if end is None else end
-    return bool(_LINKISH_RE.search(text, start, end) or (
-        text.find("<", start, end) >= 0 and _HTML_YIELDING_RE.search(text, start, end)))
+    if text.find("](", start, end) >= 0:
+        return True
+    lt = text.find("<", start, end)
+    return lt >= 0 and bool(_AUTOLINK_START_RE.search(text, lt, end)
+                            or _HTML_YIELDING_RE.search(text, lt, end))
 
 
 def _yields(text: str, nl: str, start: int, end: int) -> bool:
