@@ -70,6 +70,8 @@ TRAPS = [
     "para\n<!-- x\n\nquiet\n\n-->\n[n](n.md)\n\nquiet\n",
     "quiet\n\n    ```\n\nquiet\n\n[o](o.md)\n\n```\n",
     "[p]\n\nquiet\n\n[p]: p.md\n",
+    "- a\n\n- quiet\n\n  ```\n\n- [r](r.md)\n  ```\n\nquiet\n",
+    "1. a\n\n   <!--\n\n2. quiet\n\n   -->\n   [s](s.md)\n",
     "quiet\n\nSetext\n---\n\nquiet\n\n<https://q.example>\n",
 ]
 
@@ -83,6 +85,15 @@ def test_a_quiet_part_between_two_links_is_left_out() -> None:
     text = "[a](a.md)\n\nquiet prose\nover two lines\n\n```\ncode\n```\n\n[b](b.md)\n"
     assert _quiet_parts(text)[0] == [(11, text.index("[b]"))]
     assert [link.line for link in scan(text).links] == [1, 10]
+
+
+def test_plain_headings_and_lists_after_them_take_the_fast_path() -> None:
+    text = "# Title #\n\n- [a](a.md)\n- b\n\n## `x` and y\n\nquiet\n"
+    parts, headings = _quiet_parts(text, line_offset=3)
+    assert parts == [(0, text.index("- [a]")), (text.index("quiet"), len(text))]
+    assert [(h.level, h.text, h.line) for h in headings] == [(1, "Title", 4)]
+    assert [(h.level, h.text, h.line) for h in scan(text, line_offset=3).headings] == [
+        (1, "Title", 4), (2, "x and y", 9)]
 
 
 BLOCKS = st.sampled_from([

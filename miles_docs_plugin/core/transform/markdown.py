@@ -450,28 +450,33 @@ def parser(text: str | None = None) -> MarkdownIt:
 # with nothing but patterns:
 #
 # * it yields nothing wherever it stands: no ``](`` (an inline link or image), no ``]:`` (a
-#   reference definition), no ``<`` (an autolink or HTML), no line that could be a heading;
+#   reference definition), no autolink, no HTML attribute that is a link or an id, no line
+#   that could be a heading, outside the fenced code blocks it holds;
 # * it is a run of whole top-level blocks: it starts and ends at *rest points*, lines where
 #   the top level of the page has nothing open. The parse of what comes before a rest point
 #   does not depend on what follows it, and the parse from a rest point on depends only on the
 #   lines from there (and on reference definitions, which a left-out part has none of).
 #
-# A rest point is a line at column 0 after a blank line that does not start a list item: a
-# blank line ends every paragraph, table and HTML block of types 6 and 7, and an unindented
-# line after it ends every list and block quote. What can still be open there is a fenced code
-# block or an HTML block of types 1 to 5 (comments, ``<pre>``, ...), at the top level; those are
-# followed from their opening line to their closing line exactly as markdown-it does. As soon as
-# a line could open one of them and it is not certain that it does (it follows HTML or a table
-# row in its paragraph, or it is indented while a list may be open), no later line is a rest
-# point: the rest of the page is parsed whole.
+# A part that is a single ATX heading whose text no inline rule changes is left out too: its
+# heading is read directly, as markdown-it's heading rule does.
+#
+# A rest point is a line at column 0 after a blank line, unless it could be the next item of a
+# list still open: a blank line ends every paragraph, table and HTML block of types 6 and 7,
+# and an unindented line after it ends every block quote, and every list it is not an item
+# of. What can still be open there is a fenced code block or an HTML block of types 1 to 5
+# (comments, ``<pre>``, ...) at the top level; those are followed from their opening line to
+# their closing line exactly as markdown-it does. As soon as a line could open one of them and
+# it is not certain that it does (it follows HTML or a table row in its paragraph, or it is
+# indented in what may be a list item and the two readings could end differently), no later
+# line is a rest point: the rest of the page is parsed whole.
 
 # Patterns about lines begin with the newline before the line (see OPTIONAL_RULES), and are
 # searched in the page text with a newline put in front (``nl``): there, the line that starts
 # at offset x of the text starts with the newline at offset x.
 
-#: Lines after a blank line that start at column 0 and cannot start a list item (searched in
-#: the text itself: the match ends where the line starts).
-_REST_CANDIDATE_RE = re.compile(r"\n[ \t]*\n(?=[^ \t\n\-+*0-9])")
+#: Lines after a blank line that start at column 0 (searched in the text itself: the match
+#: ends where the line starts).
+_REST_CANDIDATE_RE = re.compile(r"\n[ \t]*\n(?=[^ \t\n])")
 #: Blank lines but the first line (searched in the text itself: the match ends one before the
 #: next line).
 _BLANK_RE = re.compile(r"\n[ \t]*(?=\n)")
@@ -533,7 +538,7 @@ def _rest_points(text: str, nl: str) -> tuple[list[int], list[tuple[int, int]]]:
         if start < pos:
             continue  # inside a block already followed to its end
         while ci < len(candidates) and candidates[ci] <= start:
-            if candidates[ci] >= pos:
+            if candidates[ci] >= pos and _rests(text, nl, candidates[ci], last_rest):
                 points.append(candidates[ci])
                 last_rest = candidates[ci]
             ci += 1
@@ -579,8 +584,18 @@ def _rest_points(text: str, nl: str) -> tuple[list[int], list[tuple[int, int]]]:
         pos = len(text) if end < 0 else end + 1
         if marker:
             fences.append((start, pos))
-    points.extend(c for c in candidates[ci:] if c >= pos)
+    for c in candidates[ci:]:
+        if c >= pos and _rests(text, nl, c, last_rest):
+            points.append(c)
+            last_rest = c
     return points, fences
+
+
+def _rests(text: str, nl: str, line: int, last_rest: int) -> bool:
+    """Whether a line after a blank line, at column 0, with no fenced code or HTML block of
+    types 1 to 5 open, is a rest point: it is unless it could be the next item of a list that
+    may be open (one started since the last rest point)."""
+    return text[line] not in "-+*0123456789" or _LIST_LINE_RE.search(nl, last_rest, line) is None
 
 
 def _closing_fence(marker: str) -> re.Pattern[str]:
