@@ -73,6 +73,9 @@ TRAPS = [
     "- a\n\n- quiet\n\n  ```\n\n- [r](r.md)\n  ```\n\nquiet\n",
     "1. a\n\n   <!--\n\n2. quiet\n\n   -->\n   [s](s.md)\n",
     "quiet\n\nSetext\n---\n\nquiet\n\n<https://q.example>\n",
+    # headings read without markdown-it, and the ones that are not plain text
+    "# a\x00b\n\n## `a` and ``b`` ` c ##\n\n# x `` y\n\n# A & B &amp; C\n\n# `  ` x\n",
+    "# ` a ` #\n\n#\n\n## ##\n\n### a # b #\n\n# *em* _x_ \\# [l] <b>\n\n####### no\n",
 ]
 
 
@@ -90,8 +93,8 @@ def test_a_quiet_part_between_two_links_is_left_out() -> None:
 def test_plain_headings_and_lists_after_them_take_the_fast_path() -> None:
     text = "# Title #\n\n- [a](a.md)\n- b\n\n## `x` and y\n\nquiet\n"
     parts, headings = _quiet_parts(text, line_offset=3)
-    assert parts == [(0, text.index("- [a]")), (text.index("quiet"), len(text))]
-    assert [(h.level, h.text, h.line) for h in headings] == [(1, "Title", 4)]
+    assert parts == [(0, text.index("- [a]")), (text.index("## `x`"), len(text))]
+    assert [(h.level, h.text, h.line) for h in headings] == [(1, "Title", 4), (2, "x and y", 9)]
     assert [(h.level, h.text, h.line) for h in scan(text, line_offset=3).headings] == [
         (1, "Title", 4), (2, "x and y", 9)]
 
@@ -101,6 +104,7 @@ BLOCKS = st.sampled_from([
     "<div>", "</div>", "<?x", "?>", "<!X", ">", "- a", "1. b", "  - c", "> q", ">", "| a |",
     "|---|", "    code", "\tcode", "# H", "T\n===", "[r]: r.md", "[r]", "[x](x.md)",
     "<a href='y.md'>", "<https://z.example>", "quiet", "quiet text", "   [i](i.md)", "",
+    "# `h` #", "## a ``b` c", "# &amp;", "#\tt",
 ])
 BLOCK_PAGES = st.lists(BLOCKS, max_size=30).map(lambda lines: "\n".join(lines) + "\n")
 

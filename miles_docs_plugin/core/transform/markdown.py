@@ -628,14 +628,17 @@ def _ends_alike(text: str, nl: str, opener: re.Match[str], line_end: int,
     return like_closer.search(nl, *between) is None
 
 
-#: A part that is one ATX heading whose text no inline rule changes (no escape, entity, code
-#: span, emphasis, link, image, autolink or HTML), followed by blank lines.
-_PLAIN_HEADING_RE = re.compile(r"(#{1,6})(?:[ \t]([^\n\\&`*_\[<]*))?\n?[ \t\n]*\Z")
+#: A part that is one ATX heading line, followed by blank lines.
+_HEADING_PART_RE = re.compile(r"(#{1,6})(?:[ \t]([^\n]*))?\n?[ \t\n]*\Z")
+#: Heading text (outside code spans) that an inline rule could change: an escape, emphasis, a
+#: link or an image, an autolink or HTML, an entity; NUL (markdown-it replaces it).
+_NOT_PLAIN_RE = re.compile(r"[\\*_\[<\x00]|&(?![ \t]|$)")
 
 
-def _plain_heading(match: re.Match[str], line: int) -> Heading:
-    """The heading of a part matched by :data:`_PLAIN_HEADING_RE`, as markdown-it reads it (its
-    ``heading`` rule: closing ``#`` sequence and surrounding spaces removed)."""
+def _plain_heading(match: re.Match[str], line: int) -> Heading | None:
+    """The heading of a part matched by :data:`_HEADING_PART_RE` as markdown-it reads it (its
+    ``heading`` rule: closing ``#`` sequence and surrounding spaces removed; then its inline
+    rules, when the text holds nothing but plain text and code spans), or None."""
     content = match.group(2) or ""
     end = len(content)
     while end and content[end - 1] in " \t":
@@ -648,7 +651,50 @@ def _plain_heading(match: re.Match[str], line: int) -> Heading:
     elif closing == 0:
         end = 0  # only a closing sequence: "## ##" is an empty heading
     inline = content[:end].strip()
-    return Heading(len(match.group(1)), inline, line, inline)
+    text = _plain_inline(inline)
+    return None if text is None else Heading(len(match.group(1)), text, line, inline)
+
+
+def _plain_inline(content: str) -> str | None:
+    """The plain text of one line of inline content that holds only text and code spans (as
+    markdown-it's ``backticks`` rule reads them), or None if it may hold anything else."""
+    out: list[str] = []
+    pos = 0
+    n = len(content)
+    while True:
+        tick = content.find("`", pos)
+        text = content[pos:] if tick < 0 else content[pos:tick]
+        if _NOT_PLAIN_RE.search(text):
+            return None
+        out.append(text)
+        if tick < 0:
+            return "".join(out).strip()
+        after = tick
+        while after < n and content[after] == "`":
+            after += 1
+        length = after - tick
+        closer = after
+        while True:  # the next run of exactly as many backticks closes the span
+            closer = content.find("`", closer)
+            if closer < 0:
+                break
+            run_end = closer
+            while run_end < n and content[run_end] == "`":
+                run_end += 1
+            if run_end - closer == length:
+                break
+            closer = run_end
+        if closer < 0:  # no closer: the backticks are text
+            out.append(content[tick:after])
+            pos = after
+            continue
+        code = content[after:closer]
+        if "\x00" in code:
+            return None
+        if code.startswith(" ") and code.endswith(" ") and code.strip(" "):
+            code = code[1:-1]
+        out.append(code)
+        pos = closer + length
 
 
 def _quiet_parts(text: str, line_offset: int = 0) -> tuple[list[tuple[int, int]], list[Heading]]:
@@ -675,12 +721,13 @@ def _quiet_parts(text: str, line_offset: int = 0) -> tuple[list[tuple[int, int]]
             f += 1
         if quiet and _yields(text, nl, pos, b):
             quiet = False
-            if text[a] == "#":
-                heading = _PLAIN_HEADING_RE.match(text, a, b)
+            heading_line = _HEADING_PART_RE.match(text, a, b) if text[a] == "#" else None
+            if heading_line is not None:
+                line += text.count("\n", counted, a)
+                counted = a
+                heading = _plain_heading(heading_line, line)
                 if heading is not None:
-                    line += text.count("\n", counted, a)
-                    counted = a
-                    headings.append(_plain_heading(heading, line))
+                    headings.append(heading)
                     quiet = True
         if quiet:
             if parts and parts[-1][1] == a:
