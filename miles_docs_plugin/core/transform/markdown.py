@@ -460,15 +460,16 @@ def parser(text: str | None = None) -> MarkdownIt:
 # A part that is a single ATX heading whose text no inline rule changes is left out too: its
 # heading is read directly, as markdown-it's heading rule does.
 #
-# A rest point is a line at column 0 after a blank line, unless it could be the next item of a
-# list still open: a blank line ends every paragraph, table and HTML block of types 6 and 7,
-# and an unindented line after it ends every block quote, and every list it is not an item
-# of. What can still be open there is a fenced code block or an HTML block of types 1 to 5
-# (comments, ``<pre>``, ...) at the top level; those are followed from their opening line to
-# their closing line exactly as markdown-it does. As soon as a line could open one of them and
-# it is not certain that it does (it follows HTML or a table row in its paragraph, or it is
-# indented in what may be a list item and the two readings could end differently), no later
-# line is a rest point: the rest of the page is parsed whole.
+# A rest point is the line after a heading that starts at a rest point, or a line at column 0
+# after a blank line, unless it could be the next item of a list still open: a blank line ends
+# every paragraph, table and HTML block of types 6 and 7, and an unindented line after it ends
+# every block quote, and every list it is not an item of. What can still be open there is a
+# fenced code block or an HTML block of types 1 to 5 (comments, ``<pre>``, ...) at the top
+# level; those are followed from their opening line to their closing line exactly as
+# markdown-it does. As soon as a line could open one of them and it is not certain that it does
+# (it follows HTML or a table row in its paragraph, or it is indented in what may be a list
+# item and the two readings could end differently), no later line is a rest point: the rest of
+# the page is parsed whole.
 
 # Patterns about lines begin with the newline before the line (see OPTIONAL_RULES), and are
 # searched in the page text with a newline put in front (``nl``): there, the line that starts
@@ -485,6 +486,9 @@ _BLANK_RE = re.compile(r"\n[ \t]*(?=\n)")
 _OPENER_RE = re.compile(
     r"(?m)\n( {0,3})(?:(`{3,}|~{3,})([^\n]*)"
     r"|<(?:[!?]|(?i:script|pre|style|textarea)(?=[\s>]|$)))")
+#: An ATX heading at a rest point (with no "|": a table's header row has one) followed by a
+#: line that is not blank: the heading ends on its line, so the next line is a rest point too.
+_HEADING_THEN_LINE_RE = re.compile(r"#{1,6}(?:[ \t][^\n|]*)?\n(?=[^ \t\n])")
 #: Lines that may start an HTML block, in a container or not.
 _HTML_START_RE = re.compile(r"\n[ \t>*+\-\d.)]*<")
 #: Lines that may start a list item, inside block quotes or not.
@@ -525,8 +529,19 @@ def _rest_points(text: str, nl: str) -> tuple[list[int], list[tuple[int, int]]]:
     from markdown_it.rules_block.html_block import HTML_SEQUENCES
 
     candidates = [m.end() for m in _REST_CANDIDATE_RE.finditer(text)]
-    points = [0]
+    points: list[int] = []
     fences: list[tuple[int, int]] = []
+
+    def add(point: int) -> int:
+        """Add a rest point, and the lines after it that follow headings."""
+        while True:
+            points.append(point)
+            heading = _HEADING_THEN_LINE_RE.match(text, point)
+            if heading is None:
+                return point
+            point = heading.end()
+
+    add(0)
     if not candidates:
         return points, fences
     blank_ends: list[int] | None = None
@@ -539,8 +554,7 @@ def _rest_points(text: str, nl: str) -> tuple[list[int], list[tuple[int, int]]]:
             continue  # inside a block already followed to its end
         while ci < len(candidates) and candidates[ci] <= start:
             if candidates[ci] >= pos and _rests(text, nl, candidates[ci], last_rest):
-                points.append(candidates[ci])
-                last_rest = candidates[ci]
+                last_rest = add(candidates[ci])
             ci += 1
         indent = len(m.group(1))
         line_end = text.find("\n", start)
@@ -586,8 +600,7 @@ def _rest_points(text: str, nl: str) -> tuple[list[int], list[tuple[int, int]]]:
             fences.append((start, pos))
     for c in candidates[ci:]:
         if c >= pos and _rests(text, nl, c, last_rest):
-            points.append(c)
-            last_rest = c
+            last_rest = add(c)
     return points, fences
 
 
@@ -630,9 +643,11 @@ def _ends_alike(text: str, nl: str, opener: re.Match[str], line_end: int,
 
 #: A part that is one ATX heading line, followed by blank lines.
 _HEADING_PART_RE = re.compile(r"(#{1,6})(?:[ \t]([^\n]*))?\n?[ \t\n]*\Z")
-#: Heading text (outside code spans) that an inline rule could change: an escape, emphasis, a
-#: link or an image, an autolink or HTML, an entity; NUL (markdown-it replaces it).
-_NOT_PLAIN_RE = re.compile(r"[\\*_\[<\x00]|&(?![ \t]|$)")
+#: Heading text (outside code spans) that an inline rule could change: an escape, emphasis (a
+#: "_" run between letters or digits can neither open nor close it), a link or an image, an
+#: autolink or HTML, an entity; NUL (markdown-it replaces it).
+_NOT_PLAIN_RE = re.compile(
+    r"[\\*\[<\x00]|(?<![A-Za-z0-9_])_|_(?![A-Za-z0-9_])|&(?![ \t]|$)")
 
 
 def _plain_heading(match: re.Match[str], line: int) -> Heading | None:
@@ -691,8 +706,12 @@ def _plain_inline(content: str) -> str | None:
         code = content[after:closer]
         if "\x00" in code:
             return None
-        if code.startswith(" ") and code.endswith(" ") and code.strip(" "):
-            code = code[1:-1]
+        if code.startswith(" ") and code.endswith(" "):
+            if code.strip():
+                code = code[1:-1]
+            elif code.strip(" "):
+                return None  # only spaces and tabs: markdown-it versions differ
+
         out.append(code)
         pos = closer + length
 
