@@ -80,6 +80,9 @@ TRAPS = [
     # the line after a heading starts a block: a table needs a "|" in its header line
     "# a | b\n|---|---|\n| [t](t.md) | x |\n\n# H\n```\nquiet\n\n[c](c.md)\n```\n",
     "# H\n- a\n\n  - quiet\n\n- [l](l.md)\n# G\n> [q](q.md)\nlazy\n\n# I\n    code [x](x)\n",
+    # a "](" elsewhere than at the end of the label
+    "[a `](x)` b](y.md) [a](<b](c>) [a](b \"t](\") ![i `](x)`](i.png) [a `](x)` b][r] [c](d(e](f))"
+    "\n\n[r]: r.md\n",
 ]
 
 

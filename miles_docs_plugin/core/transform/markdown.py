@@ -181,7 +181,12 @@ class _Collector:
     def inline_link(self, state: Any, start: int, end: int, image: bool) -> None:
         src: str = state.src
         bracket = start + 1 if image else start
-        label_end = state.md.helpers.parseLinkLabel(state, bracket, not image)
+        # An inline link ends with ")" and its label with "](": when the link holds only one
+        # "](", that is where its label ends; otherwise the label is parsed again.
+        label_end = -1 if self.reference else src.find("](", bracket, end)
+        if (label_end < 0 or src[end - 1] != ")"
+                or src.find("](", label_end + 1, end) >= 0):
+            label_end = state.md.helpers.parseLinkLabel(state, bracket, not image)
         if label_end < 0 or label_end + 1 >= end or src[label_end + 1] != "(":
             return  # a reference usage: its definition carries the destination
         pos = label_end + 2
