@@ -80,6 +80,11 @@ TRAPS = [
     # the line after a heading starts a block: a table needs a "|" in its header line
     "# a | b\n|---|---|\n| [t](t.md) | x |\n\n# H\n```\nquiet\n\n[c](c.md)\n```\n",
     "# H\n- a\n\n  - quiet\n\n- [l](l.md)\n# G\n> [q](q.md)\nlazy\n\n# I\n    code [x](x)\n",
+    # HTML blocks of types 6 and 7 before a fence line, and HTML that starts none
+    "<Custom>\n```\n\nquiet\n\n[h](h.md)\n```\n",
+    "para\n  <section>\n~~~\n\nquiet\n\n[i](i.md)\n~~~\n",
+    "<a id=x></a><!--c-->\n```\n\nquiet\n\n[j](j.md)\n```\n\nquiet\n",
+    "> <div>\n```\n\nquiet\n\n[k](k.md)\n```\n\n- <div>\n```\n\nquiet\n```\n",
     # a "](" elsewhere than at the end of the label
     "[a `](x)` b](y.md) [a](<b](c>) [a](b \"t](\") ![i `](x)`](i.png) [a `](x)` b][r] [c](d(e](f))"
     "\n\n[r]: r.md\n",

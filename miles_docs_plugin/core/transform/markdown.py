@@ -494,6 +494,8 @@ _OPENER_RE = re.compile(
 #: An ATX heading at a rest point (with no "|": a table's header row has one) followed by a
 #: line that is not blank: the heading ends on its line, so the next line is a rest point too.
 _HEADING_THEN_LINE_RE = re.compile(r"#{1,6}(?:[ \t][^\n|]*)?\n(?=[^ \t\n])")
+#: Lines that may start an HTML block at the top level.
+_TOP_HTML_START_RE = re.compile(r"\n {0,3}<")
 #: Lines that may start an HTML block, in a container or not.
 _HTML_START_RE = re.compile(r"\n[ \t>*+\-\d.)]*<")
 #: Lines that may start a list item, inside block quotes or not.
@@ -584,11 +586,12 @@ def _rest_points(text: str, nl: str) -> tuple[list[int], list[tuple[int, int]]]:
         # the lines since the last blank line or the end of the last block followed
         chunk = max(blank_ends[i] if i >= 0 else 0, pos)
         next_end = text.find("\n", line_end + 1)
-        if (_HTML_START_RE.search(nl, chunk, start)
+        in_list = indent > 0 and _LIST_LINE_RE.search(nl, last_rest, start) is not None
+        if ((_HTML_START_RE.search(nl, chunk, start) if in_list
+             else _top_html_block(text, nl, chunk, start))
                 or OPTIONAL_RULES["table"].search(nl, chunk,
                                                   len(text) if next_end < 0 else next_end + 1)):
             return points, fences  # the line may be inside an HTML block or a table
-        in_list = indent > 0 and _LIST_LINE_RE.search(nl, last_rest, start) is not None
         if marker:
             found = close.search(nl, line_end + 1)  # the closing line (from its newline)
             found_end = -1 if found is None else found.end() - 1
@@ -614,6 +617,21 @@ def _rests(text: str, nl: str, line: int, last_rest: int) -> bool:
     types 1 to 5 open, is a rest point: it is unless it could be the next item of a list that
     may be open (one started since the last rest point)."""
     return text[line] not in "-+*0123456789" or _LIST_LINE_RE.search(nl, last_rest, line) is None
+
+
+def _top_html_block(text: str, nl: str, start: int, end: int) -> bool:
+    """Whether a line in ``text[start:end]`` may start an HTML block at the top level (one of
+    type 6 or 7: the others are followed; an HTML block in a block quote or a list item ends
+    at the next line that is at the top level)."""
+    from markdown_it.rules_block.html_block import HTML_SEQUENCES
+
+    for m in _TOP_HTML_START_RE.finditer(nl, start, end):
+        lt = m.end() - 2  # the "<", in text (nl has one character more in front)
+        line_end = text.find("\n", lt)
+        line = text[lt:] if line_end < 0 else text[lt:line_end]
+        if any(open_re.search(line) for open_re, _, _ in HTML_SEQUENCES):
+            return True
+    return False
 
 
 def _closing_fence(marker: str) -> re.Pattern[str]:
