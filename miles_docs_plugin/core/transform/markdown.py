@@ -12,6 +12,10 @@ inline source (with markdown-it's own ``parseLinkDestination``) and mapped back 
 through the block token's line map. Every mapped span is verified against the page text; a link
 whose span cannot be verified is reported as ``unmapped`` rather than guessed.
 
+The parts of a page that provably hold no link, heading or HTML id are left out of the parse
+(see "the parts of a page that cannot yield anything" below); ``scan(text, reference=True)``
+parses the whole page, and the tests hold the two results equal.
+
 :func:`rewrite` then replaces spans, leaving every other character of the page as it was.
 """
 
@@ -415,6 +419,8 @@ def _build_parser(disabled: frozenset[str] = frozenset()) -> MarkdownIt:
     from markdown_it.rules_inline import autolink, html_inline, image, link
 
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    if disabled:
+        md.block.ruler.disable(sorted(disabled))
     # See every destination, including ones markdown-it would refuse to render (javascript:):
     # the link rules decide what is safe, not the renderer.
     setattr(md, "validateLink", lambda url: True)  # noqa: B010 - replacing a method
@@ -425,8 +431,6 @@ def _build_parser(disabled: frozenset[str] = frozenset()) -> MarkdownIt:
                              ("html_inline", html_inline, "html")):
         md.inline.ruler.at(name, _wrap_inline(rule, kind))
     md.block.ruler.at("reference", _wrap_reference(reference))
-    if disabled:
-        md.block.ruler.disable(sorted(disabled))
     md.core.ruler.at("inline", _core_inline)
     return md
 
