@@ -76,7 +76,7 @@ TRAPS = [
     # headings read without markdown-it, and the ones that are not plain text
     "# a\x00b\n\n## `a` and ``b`` ` c ##\n\n# x `` y\n\n# A & B &amp; C\n\n# `  ` x\n",
     "# ` a ` #\n\n#\n\n## ##\n\n### a # b #\n\n# *em* _x_ \\# [l] <b>\n\n####### no\n",
-    "# snake_case and __init__ a_ _b\n\n# ` \t ` and `  `\n",
+    "# snake_case and __init__ a_ _b\n\n# ` \t ` and `  `\n\n# x ` a ` y ``  `` z\n",
     # the line after a heading starts a block: a table needs a "|" in its header line
     "# a | b\n|---|---|\n| [t](t.md) | x |\n\n# H\n```\nquiet\n\n[c](c.md)\n```\n",
     "# H\n- a\n\n  - quiet\n\n- [l](l.md)\n# G\n> [q](q.md)\nlazy\n\n# I\n    code [x](x)\n",
