@@ -507,10 +507,9 @@ _LIST_LINE_RE = re.compile(r"(?m)\n[ \t>]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
 #: The start of an autolink (markdown-it's patterns for a URL scheme or an e-mail address).
 _AUTOLINK_START_RE = re.compile(
     r"<(?:[a-zA-Z][a-zA-Z0-9+.\-]{1,31}:|[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\-]+@)")
-#: What HTML that yields something must contain (with a "<"): an attribute with a value that
-#: is a link or an id (a tag whose position is lost is reported if it holds "href" or "src").
-_HTML_YIELDING_RE = re.compile(
-    r"href|src|(?i:" + "|".join(sorted(re.escape(a) for a in URL_ATTRS | ID_ATTRS)) + r")\s*=")
+#: The attributes whose value the scan reports (as links or as ids).
+_REPORTED_ATTRS = tuple(sorted(URL_ATTRS | ID_ATTRS))
+_LONGEST_ATTR = max(len(name) for name in _REPORTED_ATTRS)
 #: What else a part that yields something may contain (besides "]:", a reference definition):
 #: a line that may be a heading.
 _HEADING_LINE_RE = re.compile(r"(?m)\n[ \t>*+\-\d.)]*(?:#{1,6}(?:[ \t]|$)|(?:=+|-+)[ \t]*$)")
@@ -523,8 +522,26 @@ def _inline_yields(text: str, start: int = 0, end: int | None = None) -> bool:
     if text.find("](", start, end) >= 0:
         return True
     lt = text.find("<", start, end)
-    return lt >= 0 and bool(_AUTOLINK_START_RE.search(text, lt, end)
-                            or _HTML_YIELDING_RE.search(text, lt, end))
+    return lt >= 0 and (_AUTOLINK_START_RE.search(text, lt, end) is not None
+                        or _html_yields(text, lt, end))
+
+
+def _html_yields(text: str, start: int, end: int) -> bool:
+    """Whether HTML in ``text[start:end]`` could yield something: an attribute whose value is
+    reported (its name, lowercased, then "=", as the collector reads tags), or "href" or "src"
+    (a tag whose position is lost is reported when it holds them). Found with ``str.find``: a
+    pattern for the names is tried at every character and costs ten times more."""
+    if text.find("href", start, end) >= 0 or text.find("src", start, end) >= 0:
+        return True
+    eq = text.find("=", start, end)
+    while eq >= 0:
+        name_end = eq
+        while name_end > start and text[name_end - 1].isspace():
+            name_end -= 1
+        if text[max(start, name_end - _LONGEST_ATTR):name_end].lower().endswith(_REPORTED_ATTRS):
+            return True
+        eq = text.find("=", eq + 1, end)
+    return False
 
 
 def _yields(text: str, nl: str, start: int, end: int) -> bool:
