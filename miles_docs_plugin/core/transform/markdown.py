@@ -221,6 +221,8 @@ class _Collector:
 
     def html_inline(self, state: Any, start: int, end: int) -> None:
         raw = state.src[start:end]
+        if not self.reference and not _html_yields(raw, 0, len(raw)):
+            return  # no attribute that is reported, no "href" or "src"
         page_start = self._map(start, raw)
         if page_start is None:
             if "href" in raw or "src" in raw:
@@ -243,7 +245,8 @@ class _Collector:
         start = self.page.starts[first]
         end = self.page.starts[last] if last < len(self.page.starts) else len(self.page.text)
         block = self.page.text[start:end]
-        if RAW_BLOCK_RE.match(block):
+        if RAW_BLOCK_RE.match(block) or (
+                not self.reference and not _html_yields(block, 0, len(block))):
             return
         self._html(block, start)
 
