@@ -89,6 +89,11 @@ TRAPS = [
     "para\n  <section>\n~~~\n\nquiet\n\n[i](i.md)\n~~~\n",
     "<a id=x></a><!--c-->\n```\n\nquiet\n\n[j](j.md)\n```\n\nquiet\n",
     "> <div>\n```\n\nquiet\n\n[k](k.md)\n```\n\n- <div>\n```\n\nquiet\n```\n",
+    # links found by the link rules alone: nested images, references, failed images
+    "[![a](a.png)](b.md) ![[x](x.md)](c.png) [a [b](b.md)](c.md) !![d](d.png) [e] (f.md)\n"
+    "[g][r] [![h](h.png)][r] [i]\n(j.md) [k](l.md \"t\") [m](<n o.md>) *[p](p.md)* [[q](q.md)]"
+    "\n\n[r]: r.md\n",
+    "[a](b.md\n\n[![c](c.png) ![d](d.png \"e\")](f.md) [g](h.md) & [i](j.md &amp;) [k]\n",
     # a "](" elsewhere than at the end of the label
     "[a `](x)` b](y.md) [a](<b](c>) [a](b \"t](\") ![i `](x)`](i.png) [a `](x)` b][r] [c](d(e](f))"
     "\n\n[r]: r.md\n",

@@ -380,17 +380,71 @@ def _core_inline(state: Any) -> None:
             # Only headings (their text names their anchor) and content that could hold a
             # link, an autolink or HTML that yields something need the inline parse.
             content = token.content
-            if (collector is None or collector.reference
-                    or (previous is not None and previous.type == "heading_open")
-                    or _inline_yields(content)):
+            heading = previous is not None and previous.type == "heading_open"
+            if collector is None or collector.reference or heading or _inline_yields(content):
                 if collector is not None:
                     collector.begin_inline(token)
-                state.md.inline.parse(content, state.md, state.env, token.children)
+                if (collector is None or collector.reference or heading
+                        or not _links_only(state, content, collector)):
+                    state.md.inline.parse(content, state.md, state.env, token.children)
         elif token.type == "html_block" and collector is not None:
             collector.html_block(token)
         previous = token
     if collector is not None:
         collector.current = None
+
+
+#: Inline content whose links the link rules alone can find: without a code span, an escape
+#: or HTML (or an autolink), every "[" and "![" the tokenizer does not skip inside a link is
+#: one where it tries the link or the image rule; no other rule consumes a bracket.
+_LINKS_ONLY_EXCLUDED_RE = re.compile(r"[`\\<]")
+
+
+def _links_only(state: Any, content: str, collector: _Collector) -> bool:
+    """Report the links and images of inline ``content`` by calling markdown-it's ``link`` and
+    ``image`` rules where its tokenizer would, in the same order (so that the cache those
+    rules share sees the same calls), instead of tokenizing all of it; False (nothing done)
+    when the content holds something else those rules could meet.
+
+    The rules run in silent mode, which only leaves out making tokens; the label of a link is
+    then searched for images as the tokenizer does (within the label, before going on)."""
+    if _LINKS_ONLY_EXCLUDED_RE.search(content) or content.count("[") > 16:  # < maxNesting
+        return False
+    from markdown_it.rules_inline import StateInline
+
+    inline = StateInline(content, state.md, state.env, [])
+    _find_links(inline, 0, len(content), collector)
+    return True
+
+
+def _find_links(state: Any, start: int, end: int, collector: _Collector) -> None:
+    from markdown_it.rules_inline import image, link
+
+    src: str = state.src
+    pos = start
+    while pos < end:
+        bracket = src.find("[", pos, end)
+        if bracket < 0:
+            return
+        if bracket - 1 >= pos and src[bracket - 1] == "!":
+            state.pos, state.posMax = bracket - 1, end
+            if image(state, True):
+                after = state.pos
+                collector.inline_link(state, bracket - 1, after, image=True)
+                pos = after
+                continue
+        state.pos, state.posMax = bracket, end
+        if not link(state, True):
+            pos = bracket + 1
+            continue
+        after = state.pos
+        # the tokenizer parses the label (for images) before the rule returns
+        state.posMax = end
+        label_end = state.md.helpers.parseLinkLabel(state, bracket, True)
+        _find_links(state, bracket + 1, label_end, collector)
+        state.pos, state.posMax = bracket, end
+        collector.inline_link(state, bracket, after, image=False)
+        pos = after
 
 
 #: Block rules that can be left out of a page's parse when nothing in the page could start
