@@ -89,6 +89,8 @@ TRAPS = [
     "para\n  <section>\n~~~\n\nquiet\n\n[i](i.md)\n~~~\n",
     "<a id=x></a><!--c-->\n```\n\nquiet\n\n[j](j.md)\n```\n\nquiet\n",
     "> <div>\n```\n\nquiet\n\n[k](k.md)\n```\n\n- <div>\n```\n\nquiet\n```\n",
+    # CRLF line breaks (markdown-it reads them as "\n": a setext underline, a table row)
+    "Title\r\n---\r\n\r\n| a |\r\n|---|\r\n| `|` [x](x.md) |\r\n\rT\r===\r",
     # links found by the link rules alone: nested images, references, failed images
     "[![a](a.png)](b.md) ![[x](x.md)](c.png) [a [b](b.md)](c.md) !![d](d.png) [e] (f.md)\n"
     "[g][r] [![h](h.png)][r] [i]\n(j.md) [k](l.md \"t\") [m](<n o.md>) *[p](p.md)* [[q](q.md)]"

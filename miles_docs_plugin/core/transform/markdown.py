@@ -500,6 +500,8 @@ def parser(text: str | None = None) -> MarkdownIt:
 
     Given the page ``text``, the instance leaves out the block rules nothing in it could start.
     """
+    if text is not None and "\r" in text:  # what markdown-it parses: its line breaks
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     probe = None if text is None else "\n" + text
     disabled = frozenset(name for name, pattern in OPTIONAL_RULES.items()
                          if probe is not None and not pattern.search(probe))
