@@ -394,57 +394,33 @@ def _core_inline(state: Any) -> None:
         collector.current = None
 
 
-#: Inline content whose links the link rules alone can find: without a code span, an escape
-#: or HTML (or an autolink), every "[" and "![" the tokenizer does not skip inside a link is
-#: one where it tries the link or the image rule; no other rule consumes a bracket.
-_LINKS_ONLY_EXCLUDED_RE = re.compile(r"[`\\<]")
+#: The characters where an inline rule may consume a "[" or a "!" (that the link and image rules
+#: would otherwise see): the link and image rules themselves, a code span, an escape, an
+#: autolink or HTML. Every other rule (text, line break, emphasis, entity) consumes none.
+_TRIGGER_RE = re.compile(r"[\[!`\\<]")
 
 
 def _links_only(state: Any, content: str, collector: _Collector) -> bool:
-    """Report the links and images of inline ``content`` by calling markdown-it's ``link`` and
-    ``image`` rules where its tokenizer would, in the same order (so that the cache those
-    rules share sees the same calls), instead of tokenizing all of it; False (nothing done)
-    when the content holds something else those rules could meet.
-
-    The rules run in silent mode, which only leaves out making tokens; the label of a link is
-    then searched for images as the tokenizer does (within the label, before going on)."""
-    if _LINKS_ONLY_EXCLUDED_RE.search(content) or content.count("[") > 16:  # < maxNesting
-        return False
+    """Run markdown-it's inline rules on ``content`` only where one of them could report
+    something or consume a bracket (:data:`_TRIGGER_RE`), in the tokenizer's order and with
+    its rules, so that every link, image, autolink and tag is reported as the full tokenizer
+    reports it; the characters in between (text, emphasis, entities, line breaks) are not
+    tokenized. The tokens made are thrown away: only headings need them (for their text)."""
     from markdown_it.rules_inline import StateInline
 
     inline = StateInline(content, state.md, state.env, [])
-    _find_links(inline, 0, len(content), collector)
+    rules = state.md.inline.ruler.getRules("")
+    search = _TRIGGER_RE.search
+    pos = 0
+    while (found := search(content, pos)) is not None:
+        inline.pos = found.start()
+        for rule in rules:
+            if rule(inline, False):
+                break
+        else:
+            inline.pos += 1
+        pos = inline.pos
     return True
-
-
-def _find_links(state: Any, start: int, end: int, collector: _Collector) -> None:
-    from markdown_it.rules_inline import image, link
-
-    src: str = state.src
-    pos = start
-    while pos < end:
-        bracket = src.find("[", pos, end)
-        if bracket < 0:
-            return
-        if bracket - 1 >= pos and src[bracket - 1] == "!":
-            state.pos, state.posMax = bracket - 1, end
-            if image(state, True):
-                after = state.pos
-                collector.inline_link(state, bracket - 1, after, image=True)
-                pos = after
-                continue
-        state.pos, state.posMax = bracket, end
-        if not link(state, True):
-            pos = bracket + 1
-            continue
-        after = state.pos
-        # the tokenizer parses the label (for images) before the rule returns
-        state.posMax = end
-        label_end = state.md.helpers.parseLinkLabel(state, bracket, True)
-        _find_links(state, bracket + 1, label_end, collector)
-        state.pos, state.posMax = bracket, end
-        collector.inline_link(state, bracket, after, image=False)
-        pos = after
 
 
 #: Block rules that can be left out of a page's parse when nothing in the page could start
