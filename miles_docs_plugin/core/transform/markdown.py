@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
 #: Bumped whenever scan results change for the same input (it keys the scan cache).
-SCANNER_VERSION = "2"
+SCANNER_VERSION = "3"
 
 HTML_COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 RAW_BLOCK_RE = re.compile(r"^\s*<(pre|script|style|textarea)[\s>]", re.I)
