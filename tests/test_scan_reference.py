@@ -96,6 +96,8 @@ TRAPS = [
     "[g][r] [![h](h.png)][r] [i]\n(j.md) [k](l.md \"t\") [m](<n o.md>) *[p](p.md)* [[q](q.md)]"
     "\n\n[r]: r.md\n",
     "[a](b.md\n\n[![c](c.png) ![d](d.png \"e\")](f.md) [g](h.md) & [i](j.md &amp;) [k]\n",
+    # destinations read without markdown-it's helper, and the ones that are not plain
+    "[a](b(c)d) [e](f\\)g) [h](i&amp;j) [k](l<m) [n](o\x7fp) [q](r\ts) [t](u\n) [v]()\n",
     # a "](" elsewhere than at the end of the label
     "[a `](x)` b](y.md) [a](<b](c>) [a](b \"t](\") ![i `](x)`](i.png) [a `](x)` b][r] [c](d(e](f))"
     "\n\n[r]: r.md\n",

@@ -53,6 +53,10 @@ URL_ATTRS = set(SANITIZED_URL_ATTRS - {"srcset", "imagesrcset"})
 ID_ATTRS = {"id", "name"}
 
 
+#: A link destination with no parenthesis, escape, entity or "<" (markdown-it reads it as it is).
+_PLAIN_DESTINATION_RE = re.compile(r"[^\x00-\x20()\\&<\x7f]+")
+
+
 @dataclass(slots=True)
 class LinkRef:
     """One link destination found in a page."""
@@ -196,16 +200,23 @@ class _Collector:
         pos = label_end + 2
         while pos < end and src[pos] in " \t\n":
             pos += 1
-        res = state.md.helpers.parseLinkDestination(src, pos, end)
-        if not res.ok or res.pos == pos:
-            return
-        raw = src[pos:res.pos]
+        plain = None if self.reference else _PLAIN_DESTINATION_RE.match(src, pos, end)
+        if plain is not None and (plain.end() == end or src[plain.end()] == ")"
+                                  or src[plain.end()] <= " " or src[plain.end()] == "\x7f"):
+            # what parseLinkDestination reads (up to a space, a control character or ")"),
+            # with nothing to unescape
+            raw = dest = plain.group()
+        else:
+            res = state.md.helpers.parseLinkDestination(src, pos, end)
+            if not res.ok or res.pos == pos:
+                return
+            raw, dest = src[pos:res.pos], res.str
         page_start = self._map(pos, raw)
         if page_start is None:
             self.result.unmapped.append((self._guess_line(), raw))
             return
         self.result.links.append(LinkRef(
-            "image" if image else "inline", page_start, page_start + len(raw), res.str,
+            "image" if image else "inline", page_start, page_start + len(raw), dest,
             self.line(page_start), angle=raw.startswith("<")))
 
     def autolink(self, state: Any, start: int, end: int) -> None:
