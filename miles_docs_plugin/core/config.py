@@ -9,7 +9,6 @@ generated from it and cannot disagree with what is validated.
 from __future__ import annotations
 
 import copy
-import difflib
 import os
 import posixpath
 import re
@@ -258,6 +257,8 @@ def _where(config_file: Path | None, key: str) -> str:
 
 
 def _unknown_key(spec: Sequence[FieldSpec], key: str, where: str) -> ConfigError:
+    import difflib  # only for a mistake: not at every import
+
     names = [f.key for f in spec]
     close = difflib.get_close_matches(key, names, n=1)
     hint = f"did you mean {close[0]!r}?" if close else f"valid keys: {', '.join(names)}"
@@ -393,6 +394,8 @@ def _plugin_fields(hooks: Hooks, where: str) -> tuple[list[FieldSpec], list[Fiel
 def _check_disable(names: list[str], config_file: Path | None) -> tuple[str, ...]:
     for name in names:
         if name not in BUILTIN_NAMES:
+            import difflib
+
             close = difflib.get_close_matches(name, BUILTIN_NAMES, n=1)
             raise ConfigError(
                 f"unknown plugin {name!r} in `disable`", where=_where(config_file, "disable"),
