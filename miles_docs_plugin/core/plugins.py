@@ -102,7 +102,7 @@ class Hooks:
 
 
 @functools.lru_cache(maxsize=8)
-def _entry_points(path: tuple[str, ...]) -> tuple[importlib.metadata.EntryPoint, ...]:
+def group_entry_points(path: tuple[str, ...]) -> tuple[importlib.metadata.EntryPoint, ...]:
     """The plugin group's entry points of the distributions on ``path`` (``sys.path``).
 
     Reading every installed distribution's metadata costs a few milliseconds; a process that
@@ -123,7 +123,7 @@ def make_plugin_manager(extra: Iterable[Any] = (), *, entry_points: bool = True)
         pm.register(importlib.import_module(module), name=name)
     if entry_points:
         # what ``pm.load_setuptools_entrypoints(PROJECT)`` does, from a scan kept per process
-        for ep in _entry_points(tuple(sys.path)):
+        for ep in group_entry_points(tuple(sys.path)):
             if pm.get_plugin(ep.name) is None and not pm.is_blocked(ep.name):
                 pm.register(ep.load(), name=ep.name)
     for plugin in extra:
