@@ -72,11 +72,13 @@ def test_a_fresh_manager_per_build() -> None:
 
 #: Modules a warm single-source build never runs, imported on first use: git (a cold fetch),
 #: the thread pool (several sources), difflib (a config mistake), the MkDocs-dialect converter
-#: (MkDocs upstreams). What each engine imports itself is left out of its list.
+#: (MkDocs upstreams), pathspec (an MkDocs upstream's excludes). What each engine imports
+#: itself (MkDocs: pathspec) is left out of its list.
 LAZY = {
     "mkdocs": ["concurrent.futures", "difflib", "subprocess",
                "miles_docs_plugin.core.source.git", "miles_docs_plugin.core.transform.dialect"],
-    "sphinx": ["miles_docs_plugin.core.source.git", "miles_docs_plugin.core.transform.dialect"],
+    "sphinx": ["pathspec", "miles_docs_plugin.core.source.git",
+               "miles_docs_plugin.core.transform.dialect"],
 }
 ADAPTER = {"mkdocs": "miles_docs_plugin.mkdocs_plugin", "sphinx": "miles_docs_plugin.sphinx_ext"}
 
