@@ -188,6 +188,7 @@ TOP_FIELDS: tuple[FieldSpec, ...] = (
 
 @dataclass(frozen=True)
 class SourceConfig:
+    """One source of the config, validated: its repository, docs folder and mount."""
     name: str
     repo: str  #: as written in the config (what the lock file records)
     url: RepoUrl  #: parsed and checked
@@ -223,6 +224,7 @@ class SourceConfig:
 
 @dataclass(frozen=True)
 class Config:
+    """The whole config, validated: the sources and the top-level keys."""
     base_dir: Path  #: folder of the config file; relative paths are relative to it
     config_file: Path | None  #: None for inline configs
     sources: tuple[SourceConfig, ...]

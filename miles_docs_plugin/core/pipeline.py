@@ -34,6 +34,7 @@ T = TypeVar("T")
 
 @dataclass
 class BuildResult:
+    """The sections of one build, with its context and timings."""
     ctx: BuildContext
     sections: dict[str, Section]
     timings: dict[str, float] = field(default_factory=dict)
