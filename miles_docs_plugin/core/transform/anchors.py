@@ -17,7 +17,7 @@ from .markdown import Heading, HtmlId
 
 #: What GitHub drops from a slug: not a word character, CJK ideograph, ``-`` or space. Written
 #: as a lookahead, not as one class ``[^\w\u4e00-\u9fff\- ]``: the same matches (checked over
-#: every code point), but that class takes 5-10 ms to compile, at every import.
+#: every code point), compiled in 0.7 ms of CPU instead of 1.9 (at every import).
 _GITHUB_CLEAN = re.compile(r"(?![\u4e00-\u9fff])[^\w\- ]")
 ATTR_ID_RE = re.compile(r"\s*\{\s*#([A-Za-z][\w:.-]*)[^}]*\}\s*$")
 
