@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import inspect
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from miles_docs_plugin.core.engine import Engine
 from miles_docs_plugin.core.errors import ConfigError, ContentError, FetchError
 from miles_docs_plugin.core.model import Checkout, Page, PageTarget, Section
 from miles_docs_plugin.core.pipeline import build
-from miles_docs_plugin.core.plugins import BUILTIN_PLUGINS, make_plugin_manager
+from miles_docs_plugin.core.plugins import BUILTIN_PLUGINS, group_entry_points, make_plugin_manager
 from miles_docs_plugin.core.transform.blocks import Component
 
 SPECS = sorted(name for name, _ in inspect.getmembers(hookspecs, inspect.isfunction)
@@ -66,6 +68,49 @@ def test_misspelled_hook_implementation_fails_loudly() -> None:
 
 def test_a_fresh_manager_per_build() -> None:
     assert make_plugin_manager().pm is not make_plugin_manager().pm
+
+
+#: Modules a warm single-source build never runs, imported on first use: git (a cold fetch),
+#: the thread pool (several sources), difflib (a config mistake), the MkDocs-dialect converter
+#: (MkDocs upstreams), pathspec (an MkDocs upstream's excludes). What each engine imports
+#: itself (MkDocs: pathspec) is left out of its list.
+LAZY = {
+    "mkdocs": ["concurrent.futures", "difflib", "subprocess",
+               "miles_docs_plugin.core.source.git", "miles_docs_plugin.core.transform.dialect"],
+    "sphinx": ["pathspec", "miles_docs_plugin.core.source.git",
+               "miles_docs_plugin.core.transform.dialect"],
+}
+ADAPTER = {"mkdocs": "miles_docs_plugin.mkdocs_plugin", "sphinx": "miles_docs_plugin.sphinx_ext"}
+
+
+@pytest.mark.parametrize("engine", ["mkdocs", "sphinx"])
+def test_loading_the_plugin_imports_only_what_every_build_needs(engine: str) -> None:
+    # a fresh interpreter, as a build starts: the adapter and a plugin manager, then a look
+    code = (f"import sys, {ADAPTER[engine]}\n"
+            "from miles_docs_plugin.core.plugins import make_plugin_manager\n"
+            "make_plugin_manager()\n"
+            f"print(sorted(m for m in {LAZY[engine]!r} if m in sys.modules))\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
+
+
+def test_the_entry_point_scan_is_read_once_per_path(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    make_plugin_manager()
+    before = group_entry_points.cache_info()
+    make_plugin_manager()
+    assert group_entry_points.cache_info().hits == before.hits + 1
+    # a plugin installed on a new path is found: the scan is kept per sys.path
+    info = tmp_path / "example_miles_docs_stamp-1.0.dist-info"
+    write(info / "METADATA", "Metadata-Version: 2.1\nName: example-miles-docs-stamp\n"
+                             "Version: 1.0\n")
+    write(info / "entry_points.txt", "[miles_docs]\nexample-stamp = example_plugin\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent / "plugins"))
+    names = {name for name, _ in make_plugin_manager().pm.list_name_plugin()}
+    assert "example-stamp" in names
 
 
 def site(tmp_path: Path) -> Path:

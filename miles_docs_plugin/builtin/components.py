@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 from .. import hookimpl
 from ..core.errors import Diagnostic, Severity
 from ..core.transform.blocks import INLINE, KNOWN, Block, Component
-from ..core.transform.dialect import to_components
 from ..core.transform.mdx import (
     code_lines,
     fence_meta,
@@ -534,6 +533,8 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
 
     if dialect:
         # MkDocs' admonitions and tabs, for an engine that does not read them: components
+        from ..core.transform.dialect import to_components  # only MkDocs upstreams use it
+
         converted, notes = to_components(lines, code, blocks="admonition" not in features,
                                          autodoc="mkdocstrings" not in features)
         for line, message in notes:

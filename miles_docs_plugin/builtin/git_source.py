@@ -18,7 +18,6 @@ from ..core.config import ROOT_DOCS, docs_prefix, mkdocs_config_paths
 from ..core.errors import ContentError, FetchError
 from ..core.model import Checkout, EntryKind
 from ..core.source.cache import Manifest, tree_from_manifest
-from ..core.source.git import GitError, git_object, run_git
 
 if TYPE_CHECKING:
     from ..core.config import SourceConfig
@@ -38,6 +37,8 @@ def _name(source: SourceConfig, commit: str) -> str:
 
 def fetch_commit(repo: Path, source: SourceConfig, commit: str) -> None:
     """Fetch ``commit`` (no blobs) into the empty repository ``repo``."""
+    from ..core.source.git import GitError, run_git  # a warm build runs no git: on first use
+
     what = f"fetching {_name(source, commit)}"
     try:
         run_git(["fetch", "--quiet", "--depth", "1", "--filter=blob:none", "--no-tags",
@@ -81,6 +82,8 @@ def _parse_tree(output: str) -> tuple[dict[str, EntryKind], dict[str, str], dict
 
 def checkout_into(tmp: Path, source: SourceConfig, commit: str) -> Manifest:
     """Fetch ``commit`` of ``source`` and leave its docs folder in ``tmp/files``."""
+    from ..core.source.git import git_object, run_git
+
     repo = tmp / "repo"
     run_git(["init", "--quiet", "--template=", str(repo)], what="git init")
     run_git(["remote", "add", "origin", source.url.fetch_url], cwd=repo, what="git remote add")
@@ -143,6 +146,8 @@ def mdp_fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext) ->
         with cache.locked(source.url, commit, source.docs_dir):
             found = cache.load(source.url, commit, source.docs_dir)
             if found is None:
+                from ..core.source.git import GitError
+
                 ctx.progress(f"fetching {_name(source, commit)}")
                 try:
                     cache.populate(source.url, commit, source.docs_dir,

@@ -9,7 +9,6 @@ generated from it and cannot disagree with what is validated.
 from __future__ import annotations
 
 import copy
-import difflib
 import os
 import posixpath
 import re
@@ -189,6 +188,7 @@ TOP_FIELDS: tuple[FieldSpec, ...] = (
 
 @dataclass(frozen=True)
 class SourceConfig:
+    """One source of the config, validated: its repository, docs folder and mount."""
     name: str
     repo: str  #: as written in the config (what the lock file records)
     url: RepoUrl  #: parsed and checked
@@ -224,6 +224,7 @@ class SourceConfig:
 
 @dataclass(frozen=True)
 class Config:
+    """The whole config, validated: the sources and the top-level keys."""
     base_dir: Path  #: folder of the config file; relative paths are relative to it
     config_file: Path | None  #: None for inline configs
     sources: tuple[SourceConfig, ...]
@@ -258,6 +259,8 @@ def _where(config_file: Path | None, key: str) -> str:
 
 
 def _unknown_key(spec: Sequence[FieldSpec], key: str, where: str) -> ConfigError:
+    import difflib  # only for a mistake: not at every import
+
     names = [f.key for f in spec]
     close = difflib.get_close_matches(key, names, n=1)
     hint = f"did you mean {close[0]!r}?" if close else f"valid keys: {', '.join(names)}"
@@ -393,6 +396,8 @@ def _plugin_fields(hooks: Hooks, where: str) -> tuple[list[FieldSpec], list[Fiel
 def _check_disable(names: list[str], config_file: Path | None) -> tuple[str, ...]:
     for name in names:
         if name not in BUILTIN_NAMES:
+            import difflib
+
             close = difflib.get_close_matches(name, BUILTIN_NAMES, n=1)
             raise ConfigError(
                 f"unknown plugin {name!r} in `disable`", where=_where(config_file, "disable"),

@@ -25,6 +25,7 @@ log = logging.getLogger("miles_docs")
 
 @dataclass
 class BuildContext:
+    """What every hook of one build sees: the config, hooks, cache, engine and pins."""
     config: Config
     hooks: Hooks
     cache: Cache

@@ -141,6 +141,7 @@ class Page:
 
 @dataclass
 class Asset:
+    """A non-Markdown file of the docs folder (image, download) a page references."""
     path: str  #: relative to docs_dir
     abs_path: Path
 
@@ -159,6 +160,7 @@ class PageTarget:
 
 @dataclass(frozen=True)
 class AssetTarget:
+    """A link to an asset of a section."""
     source: str
     path: str  #: relative to docs_dir
 
@@ -191,6 +193,7 @@ class HostTarget:
 
 @dataclass(frozen=True)
 class ExternalTarget:
+    """A link that leaves the site (``https://…``, ``mailto:``), kept as written."""
     url: str
 
 
@@ -216,18 +219,21 @@ Target = (PageTarget | AssetTarget | AnchorTarget | RepoFileTarget | HostTarget 
 
 @dataclass
 class NavPage:
+    """A page in the nav."""
     path: str  #: page path relative to docs_dir
     title: str | None = None  #: None: the engine uses the page title
 
 
 @dataclass
 class NavLink:
+    """An external link in the nav."""
     title: str
     url: str
 
 
 @dataclass
 class NavGroup:
+    """A titled group of nav items."""
     title: str
     children: list[NavItem] = field(default_factory=list)
 

@@ -13,7 +13,6 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -35,6 +34,7 @@ T = TypeVar("T")
 
 @dataclass
 class BuildResult:
+    """The sections of one build, with its context and timings."""
     ctx: BuildContext
     sections: dict[str, Section]
     timings: dict[str, float] = field(default_factory=dict)
@@ -107,6 +107,8 @@ def _in_parallel(config: Config, job: Callable[[SourceConfig], T]) -> dict[str, 
     workers = min(8, len(config.sources))
     if workers <= 1:
         return {s.name: job(s) for s in config.sources}
+    from concurrent.futures import ThreadPoolExecutor  # one source (the usual case) needs none
+
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="miles-docs") as pool:
         futures = {s.name: pool.submit(job, s) for s in config.sources}
         return {name: f.result() for name, f in futures.items()}

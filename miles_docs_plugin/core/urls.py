@@ -24,6 +24,7 @@ FORGES = {"github.com": "github", "gitlab.com": "gitlab"}
 
 @dataclass(frozen=True)
 class RepoUrl:
+    """A source's repository URL, parsed and checked (see :func:`parse_repo_url`)."""
     written: str  #: as in the config
     fetch_url: str  #: what git is given
     transport: str  #: https, http, ssh, git or file

@@ -14,6 +14,7 @@ from ..core.config import Config
 
 @dataclass
 class PageInfo:
+    """What the extension keeps per injected page for the later events."""
     title: str | None
     provenance: dict[str, Any]
     description: str | None

@@ -38,12 +38,14 @@ Reader = Callable[[str], bytes | None]
 
 @dataclass(frozen=True)
 class Redirect:
+    """One redirect of the upstream's own site config."""
     source: str  #: ``/old/:slug*``
     destination: str  #: ``/new/:slug*#anchor`` or an absolute URL
 
 
 @dataclass
 class UpstreamSite:
+    """What the upstream's own site config says: its nav, redirects and excludes."""
     kind: str  #: ``docs.json``, ``mint.json`` or ``mkdocs.yml``
     file: str  #: path of the config file, relative to docs_dir (``../mkdocs.yml`` for MkDocs)
     nav: list[NavItem] | None  #: None when the file has no navigation

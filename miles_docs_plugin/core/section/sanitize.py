@@ -96,6 +96,7 @@ class Removed:
 
 @dataclass
 class _State:
+    """What the sanitizer has written and removed so far."""
     out: list[str] = field(default_factory=list)
     removed: list[Removed] = field(default_factory=list)
     skipping: str | None = None  #: inside an element dropped with its content

@@ -89,6 +89,7 @@ def _remove_throwaway(pid: int, folder: Path) -> None:
 
 @dataclass
 class Manifest:
+    """What a cache entry holds: the pinned tree of the docs folder and its blob ids."""
     repo: str
     commit: str
     docs_dir: str
@@ -301,6 +302,7 @@ OWNER_SUFFIX = ".owner"
 
 @dataclass
 class Leftover:
+    """What a killed build left below the cache's ``tmp/`` (and who still works in it)."""
     path: Path  #: a folder (or an owner file) below ``tmp/``
     size: int  #: bytes
     pids: list[int]  #: processes still working in it (a git a killed build started)

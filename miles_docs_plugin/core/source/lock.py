@@ -21,6 +21,7 @@ SHA_RE = re.compile(r"^[0-9a-f]{40}$")
 
 @dataclass(frozen=True)
 class LockEntry:
+    """One source's pin in the lock file."""
     name: str
     repo: str
     ref: str
@@ -29,6 +30,7 @@ class LockEntry:
 
 @dataclass(frozen=True)
 class Lock:
+    """The lock file: every source's pin."""
     path: Path
     entries: dict[str, LockEntry]
 

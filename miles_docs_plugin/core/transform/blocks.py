@@ -58,6 +58,7 @@ LINK_LINE_RE = re.compile(r"^[ \t]*\[(?P<text>.*)\]\((?P<href>.*)\)[ \t]*$")
 
 @dataclass
 class Component:
+    """One component of a page (``<Note>``, ``<Steps>``, …), as written upstream."""
     name: str
     attrs: dict[str, str]
     indent: str  #: indentation of the opening tag

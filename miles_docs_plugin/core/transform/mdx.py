@@ -35,6 +35,7 @@ FENCE_OPTION_RE = re.compile(r"""(?P<key>[A-Za-z][\w-]*)=(?:"(?P<dq>[^"]*)"|'(?P
 
 @dataclass
 class Fence:
+    """A fenced code block of a page, by its lines."""
     start: int  #: line of the opening fence
     end: int  #: line of the closing fence (the last line when it is never closed)
     indent: str
@@ -267,6 +268,7 @@ def strip_module_syntax(lines: list[str], code: set[int]) -> dict[str, str]:
 
 @dataclass
 class FenceMeta:
+    """What a fence's info string says: language, title and options."""
     lang: str
     title: str
     options: dict[str, str]
