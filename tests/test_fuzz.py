@@ -19,7 +19,7 @@ from miles_docs_plugin.core.collect.collect import (
     simple_front_matter,
 )
 from miles_docs_plugin.core.config import parse_config
-from miles_docs_plugin.core.engine import Engine
+from miles_docs_plugin.core.engine import Engine, relative_path
 from miles_docs_plugin.core.errors import ContentError
 from miles_docs_plugin.core.pipeline import build
 from miles_docs_plugin.core.transform.markdown import rewrite, scan
@@ -68,6 +68,19 @@ def test_the_front_matter_fast_path_reads_what_yaml_reads(lines: list[tuple[str,
         return  # left to the YAML loader
     assert fast == yaml.load(raw, Loader=SafeLoader)
     assert fast == yaml.safe_load(raw)
+
+
+DOC_PATH = st.lists(st.sampled_from(["a", "b", "x.md", "..", ".", "", "a b", "%"]),
+                    max_size=4).map("/".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(DOC_PATH, DOC_PATH)
+def test_relative_links_are_what_posixpath_relpath_gives(path: str, start: str) -> None:
+    import posixpath
+
+    if path:
+        assert relative_path(path, start) == posixpath.relpath(path, start or ".")
 
 
 @settings(max_examples=150, deadline=None,
