@@ -12,9 +12,14 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from miles_docs_plugin.core.collect.collect import FrontMatterError, parse_front_matter
+from miles_docs_plugin.core.collect.collect import (
+    FrontMatterError,
+    SafeLoader,
+    parse_front_matter,
+    simple_front_matter,
+)
 from miles_docs_plugin.core.config import parse_config
-from miles_docs_plugin.core.engine import Engine
+from miles_docs_plugin.core.engine import Engine, relative_path
 from miles_docs_plugin.core.errors import ContentError
 from miles_docs_plugin.core.pipeline import build
 from miles_docs_plugin.core.transform.markdown import rewrite, scan
@@ -41,6 +46,41 @@ def test_scanner_and_rewriter_never_crash(text: str) -> None:
 def test_front_matter_parser_raises_only_its_own_error(text: str) -> None:
     with contextlib.suppress(FrontMatterError):
         parse_front_matter("---\n" + text + "\n---\n# x\n")
+
+
+#: What a front matter line may hold: words YAML reads as booleans, nulls or numbers, and
+#: every indicator character.
+FRONT_PIECES = st.sampled_from([
+    *"abzAZ_09 -.,:#'\"()/[]{}!&*|>%@`?~=+\t\r", "yes", "No", "ON", "off", "true", "False",
+    "null", "Null", "y", "n", "1e3", "0x1F", "2026-01-01", ".inf", "<<", ": ", " #", "é"])
+FRONT_LINE = st.tuples(st.lists(FRONT_PIECES, min_size=1, max_size=6).map("".join),
+                       st.lists(FRONT_PIECES, max_size=12).map("".join))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(FRONT_LINE, min_size=1, max_size=4))
+def test_the_front_matter_fast_path_reads_what_yaml_reads(lines: list[tuple[str, str]]) -> None:
+    import yaml
+
+    raw = "".join(f"{key}: {value}\n" for key, value in lines)
+    fast = simple_front_matter(raw)
+    if fast is None:
+        return  # left to the YAML loader
+    assert fast == yaml.load(raw, Loader=SafeLoader)
+    assert fast == yaml.safe_load(raw)
+
+
+DOC_PATH = st.lists(st.sampled_from(["a", "b", "x.md", "..", ".", "", "a b", "%"]),
+                    max_size=4).map("/".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(DOC_PATH, DOC_PATH)
+def test_relative_links_are_what_posixpath_relpath_gives(path: str, start: str) -> None:
+    import posixpath
+
+    if path:
+        assert relative_path(path, start) == posixpath.relpath(path, start or ".")
 
 
 @settings(max_examples=150, deadline=None,

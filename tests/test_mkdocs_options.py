@@ -39,3 +39,45 @@ def test_inline_max_page_size_is_used(tmp_path: Path, cache_dir: Path) -> None:
     assert "Unrecognised configuration name" not in result.output
     assert "over the 1 MiB limit" in result.output, result.output
     assert not (host / "site" / "diffusion" / "big").exists()
+
+
+def test_an_injected_page_is_not_held_twice_while_mkdocs_renders(tmp_path: Path,
+                                                                  cache_dir: Path) -> None:
+    """MkDocs keeps every page's Markdown until the build ends; the generated file's copy of
+    the source goes once MkDocs has read it (a static site reads its files from disk)."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.plugins import BasePlugin
+
+    up = tmp_path / "up"
+    commit = make_repo(up, {"docs/index.md": "---\ntitle: Home\n---\n# Home\n\nText.\n",
+                            "docs/guide.md": "# Guide\n\n[home](index.md)\n"})
+    host = tmp_path / "host"
+    write(host / "mkdocs.yml", f"""
+        site_name: Host
+        plugins:
+          - miles-docs:
+              sources:
+                - name: diffusion
+                  repo: {up.as_uri()}
+        """)
+    write(host / "docs" / "index.md", "# Host\n")
+    write(host / "miles-docs.lock",
+          f"version: 1\nsources:\n  diffusion:\n    repo: {up.as_uri()}\n    ref: main\n"
+          f"    commit: {commit}\n")
+    held: dict[str, str] = {}
+
+    class Probe(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
+        def on_env(self, env: object, *, config: object, files: object) -> None:
+            for f in files:  # type: ignore[attr-defined]
+                if f.generated_by and f.is_documentation_page():
+                    held[f.src_uri] = f.content_string
+
+    cfg = load_config(str(host / "mkdocs.yml"), site_dir=str(tmp_path / "site"))
+    cfg.plugins["probe"] = Probe()
+    cfg.plugins.on_startup(command="build", dirty=False)
+    build(cfg)
+    assert sorted(held) == ["diffusion/guide.md", "diffusion/index.md"]
+    assert held == dict.fromkeys(held, "")
+    page = (tmp_path / "site" / "diffusion" / "guide" / "index.html").read_text("utf-8")
+    assert 'href="../"' in page  # rendered from the source all the same

@@ -95,3 +95,23 @@ def test_no_key_no_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     cache.get(PAGE, 0, scan)
     cache.save()
     assert not (tmp_path / "s.json").exists()
+
+
+def test_the_file_holds_one_entry_a_line_and_a_forged_line_voids_it(tmp_path: Path) -> None:
+    """The file is read a line at a time (a 5,000-page cache is never decoded whole); it is
+    still one JSON object, and changing any one line voids every entry."""
+    import json
+
+    path = tmp_path / "s.json"
+    cache = ScanCache(path)
+    for i in range(3):
+        cache.get(f"# T{i}\n\n[a](a{i}.md)\n", 0, scan)
+    cache.save()
+    mac, _, payload = path.read_bytes().partition(b"\n")
+    lines = payload.split(b"\n")
+    assert len(lines) == 5  # header, three entries, closing
+    assert len(json.loads(payload)["entries"]) == 3
+    assert len(ScanCache(path).raw) == 3
+    path.write_bytes(mac + b"\n" + payload.replace(b"a1.md", b"b1.md"))
+    assert ScanCache(path).raw == {}
+    assert scans_again(path, "# T0\n\n[a](a0.md)\n")

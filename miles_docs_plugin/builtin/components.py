@@ -495,14 +495,19 @@ def _report_unknown(page: Page, found: list[Block], base: int) -> None:
 @hookimpl(tryfirst=True)
 def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
     body = page.content[page.body_start:]
-    has_components = HAS_COMPONENT_RE.search(body) is not None
-    mdx_syntax = HAS_MDX_RE.search(body) is not None
-    has_mermaid = MERMAID_RE.search(body) is not None
+    # Each pattern only where the text it needs is there at all: a multi-line search tries
+    # every position of the page, and most pages have none of these.
+    has_components = "<" in body and HAS_COMPONENT_RE.search(body) is not None
+    mdx_syntax = ("/*" in body or "<div" in body or "\nimport" in body or "\nexport" in body
+                  or body.startswith(("import", "export"))) and \
+        HAS_MDX_RE.search(body) is not None
+    has_mermaid = "mermaid" in body and MERMAID_RE.search(body) is not None
     needs_title = bool(page.title) and "title" in page.meta
     strip_ids = not ctx.engine.heading_attrs and "{#" in body
     features = ctx.engine.features
     native = ctx.engine.reads_mdx  # Mintlify: only what the link rules need
-    dialect = DIALECT_RE.search(body) is not None and not native and (
+    dialect = any(mark in body for mark in ("!!!", "???", "===", ":::")) and \
+        DIALECT_RE.search(body) is not None and not native and (
         "admonition" not in features or "mkdocstrings" not in features)
     mdx_syntax = mdx_syntax and not native
     if not (has_components or has_mermaid or needs_title or strip_ids or mdx_syntax or dialect):

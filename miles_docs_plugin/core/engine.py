@@ -104,7 +104,7 @@ class Engine:
         """
         url = self.page_url(from_doc)
         base = url.rstrip("/") if url.endswith("/") else posixpath.dirname(url)
-        rel = posixpath.relpath(to_url or ".", base or ".")
+        rel = relative_path(to_url or ".", base)
         if to_url.endswith("/") and not rel.endswith("/"):
             rel += "/"
         return rel
@@ -118,8 +118,10 @@ class Engine:
         decodes the path, so ``a%23b.md`` is the file ``a#b.md``). The anchor, if any, is
         appended by the caller.
         """
-        rel = posixpath.relpath(to_doc, posixpath.dirname(from_doc) or ".")
-        return re.sub(r"[%#?]", lambda m: f"%{ord(m.group()):02X}", rel)
+        rel = relative_path(to_doc, posixpath.dirname(from_doc))
+        if "%" in rel or "#" in rel or "?" in rel:
+            return re.sub(r"[%#?]", lambda m: f"%{ord(m.group()):02X}", rel)
+        return rel
 
     def repo_link(self, source: str, kind: str, path: str, url: str) -> str:
         """The destination written for a link to a repository file outside the docs folder.
@@ -184,3 +186,20 @@ class Engine:
         string. Called by the components plugin; a second line may carry an option (MyST's
         ``:caption:``). The default keeps the language only."""
         return [f"{indent}{marker}{meta.lang}"]
+
+
+def relative_path(path: str, start: str) -> str:
+    """``posixpath.relpath(path, start or ".")`` without its two ``abspath`` calls (a
+    ``getcwd`` each), for the docs paths of the contract (relative, normalized); any other
+    path goes to ``posixpath.relpath``. Called for every internal link of every page."""
+    to = path.split("/")
+    base = start.split("/") if start and start != "." else []
+    if "" in to or "." in to or ".." in to or "" in base or "." in base or ".." in base:
+        return posixpath.relpath(path, start or ".")
+    common = 0
+    for a, b in zip(to, base, strict=False):
+        if a != b:
+            break
+        common += 1
+    parts = [".."] * (len(base) - common) + to[common:]
+    return "/".join(parts) if parts else "."

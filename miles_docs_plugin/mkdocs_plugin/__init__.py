@@ -233,6 +233,10 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         if hit is None:
             return None
         _section, core_page = hit
+        # MkDocs has read the page (``markdown`` is its body): the generated file's copy of
+        # the source would otherwise be held, next to it, until the build ends (a static site
+        # reads its files from disk). At 5,000 pages that is the size of the docs tree.
+        page.file.content_string = ""
         info = core_page.extra.get("provenance") or {}
         for key in ("source_repo", "source_path", "source_commit", "source_url"):
             page.meta.setdefault(key, info.get(key))

@@ -4,12 +4,11 @@ directives (sphinx-design's when the host has it)."""
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable
 
 from sphinx.application import Sphinx
 
-from ..core.engine import Engine
+from ..core.engine import Engine, relative_path
 from ..core.transform.anchors import PageSlugger
 from ..core.transform.blocks import (
     CALLOUTS,
@@ -89,8 +88,8 @@ class SphinxEngine(Engine):
         return f"{PIN_SCHEME}:{source}/{kind}/{path}"
 
     def doc_link(self, from_doc: str, to_doc: str, *, page: bool) -> str:
-        rel = posixpath.relpath(to_doc, posixpath.dirname(from_doc) or ".")
-        if not page or not re.search(r"[#%]", rel):
+        rel = relative_path(to_doc, posixpath.dirname(from_doc))
+        if not page or ("#" not in rel and "%" not in rel):
             return rel  # MyST reads the path as written (it does not percent-decode it)
         # MyST cuts a path at its first '#' and reads '%' as an escape, so `a#b.md` and
         # `50%.md` cannot be named there: link to the written URL (already quoted by Sphinx),

@@ -28,6 +28,32 @@ MAX_SYMLINK_HOPS = 40
 SafeLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+#: The common front matter, ``key: plain words`` a line, read without YAML (about ten times
+#: faster than even libyaml) when every line is of that form and gives a string under YAML's
+#: rules: a value that starts with a letter and holds no indicator (``:``, ``#``, quotes at the
+#: start, brackets), and no key or value that YAML 1.1 reads as a boolean or null. Anything
+#: else goes to the YAML loader.
+_SIMPLE_LINE_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*): +([A-Za-z][A-Za-z0-9 _.,()/'-]*?) *\n")
+_YAML_WORDS = frozenset({"y", "yes", "n", "no", "true", "false", "on", "off", "null"})
+
+
+def simple_front_matter(raw: str) -> dict[str, Any] | None:
+    """``raw`` read as YAML, when it is only ``key: plain words`` lines; else None."""
+    data: dict[str, Any] = {}
+    pos = 0
+    match = _SIMPLE_LINE_RE.match
+    while pos < len(raw):
+        m = match(raw, pos)
+        if m is None:
+            return None
+        key, value = m.groups()
+        if key.lower() in _YAML_WORDS or value.lower() in _YAML_WORDS:
+            return None
+        data[key] = value
+        pos = m.end()
+    return data or None
+
+
 class FrontMatterError(ValueError):
     def __init__(self, message: str, line: int) -> None:
         super().__init__(message)
@@ -72,7 +98,9 @@ def parse_front_matter(text: str) -> tuple[dict[str, Any], int, int]:
     if len(raw) > MAX_FRONT_MATTER:
         raise FrontMatterError(f"front matter larger than {MAX_FRONT_MATTER // 1024} KiB", 1)
     try:
-        data = yaml.load(raw, Loader=SafeLoader)  # a safe loader: no Python tags
+        data = simple_front_matter(raw)
+        if data is None:
+            data = yaml.load(raw, Loader=SafeLoader)  # a safe loader: no Python tags
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]

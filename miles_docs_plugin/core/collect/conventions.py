@@ -47,11 +47,15 @@ def _strip_code(text: str) -> str:
 
 def imported_files(text: str) -> list[str]:
     """The module paths a page imports (``/snippets/x.mdx``, ``../shared/y.mdx``)."""
+    if "import" not in text:
+        return []  # most pages: no need to take the code out first
     return [m.group(1) for m in _IMPORT_RE.finditer(_strip_code(text))]
 
 
 def snippet_tag_files(text: str) -> list[str]:
     """The ``file`` of every ``<Snippet file="..."/>`` of a page (Mintlify's legacy tag)."""
+    if "<Snippet" not in text:
+        return []
     return [next(g for g in m.groups() if g) for m in _SNIPPET_TAG_RE.finditer(_strip_code(text))]
 
 

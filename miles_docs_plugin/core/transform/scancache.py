@@ -3,8 +3,9 @@
 Scanning a page for links and headings, and finding where its code blocks are, are pure
 functions of the page text and of the code that parses it, so a warm build reuses them for every
 unchanged page instead of parsing it again: this is what keeps a warm build's overhead small.
-The cache is one JSON file per engine and site in the cache root, read once, decoded entry by
-entry on use, and rewritten atomically only when something was added or dropped.
+The cache is one JSON file per engine and site in the cache root, one entry a line: read a line
+at a time and kept as text, each entry decoded on use, and rewritten atomically (streamed) only
+when something was added or dropped.
 
 It verifies what it returns. The cache root may be shared (a CI cache) and written by others,
 and a forged scan could hide a link from the link rules, so the file carries an HMAC under a
@@ -21,12 +22,12 @@ import hashlib
 import hmac
 import json
 import os
+import tempfile
 from collections.abc import Callable
 from dataclasses import astuple, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..files import atomic_write
 from .markdown import SCANNER_VERSION, Heading, HtmlId, LinkRef, ScanResult
 
 T = TypeVar("T")
@@ -95,29 +96,17 @@ def secret_key() -> bytes | None:
         return None
 
 
-def _mac(key: bytes, payload: bytes) -> str:
-    return hmac.new(key, payload, hashlib.sha256).hexdigest()
-
-
 class ScanCache:
     def __init__(self, path: Path | None) -> None:
         self.key = secret_key() if path is not None else None
         self.path = path if self.key is not None else None
         self.version = code_version()
-        self.raw: dict[str, Any] = {}  #: key -> JSON form, as read
+        self.raw: dict[str, bytes] = {}  #: key -> its entry's JSON text, as read
         self.decoded: dict[str, Any] = {}  #: key -> object, for the keys used in this build
         self.fresh: dict[str, Callable[[Any], Any]] = {}  #: computed now: key -> its dumper
         self.dirty = False
         if self.path is not None and self.key is not None:
-            try:
-                with open(self.path, "rb") as fh:
-                    mac, _, payload = fh.read().partition(b"\n")
-                if hmac.compare_digest(mac.decode("ascii", "replace"), _mac(self.key, payload)):
-                    data = json.loads(payload)
-                    if isinstance(data, dict) and data.get("version") == self.version:
-                        self.raw = dict(data["entries"])
-            except (OSError, KeyError, TypeError, ValueError):
-                self.raw = {}
+            self.raw = _read(self.path, self.key, self.version)
 
     def _get(self, key: str, compute: Callable[[], T], load: Callable[[Any], T],
              dump: Callable[[T], Any]) -> T:
@@ -128,7 +117,7 @@ class ScanCache:
         value: T | None = None
         if raw is not None:
             try:
-                value = load(raw)
+                value = load(json.loads(raw))
             except (TypeError, ValueError, KeyError, IndexError):
                 value = None
         if value is None:
@@ -150,19 +139,81 @@ class ScanCache:
         return self._get(kind + _digest(text), compute, load, dump)
 
     def save(self) -> None:
-        """Write the entries used by this build (stale ones are dropped)."""
-        if self.path is None or not (self.dirty or set(self.raw) != set(self.decoded)):
-            return
-        entries = {key: self.fresh[key](value) if key in self.fresh else self.raw[key]
-                   for key, value in self.decoded.items()}
+        """Write the entries used by this build (stale ones are dropped), then let go of what
+        was read: the build is done with the cache (a later lookup computes again)."""
         try:
-            payload = json.dumps({"version": self.version, "entries": entries},
-                                 separators=(",", ":")).encode("utf-8", "surrogatepass")
-            assert self.key is not None
-            atomic_write(self.path, _mac(self.key, payload).encode("ascii") + b"\n" + payload)
+            if self.path is not None and (self.dirty or set(self.raw) != set(self.decoded)):
+                assert self.key is not None
+                self._write(self.path, self.key)
         except OSError:
-            # A cache that cannot be written only costs speed.
-            return
+            pass  # a cache that cannot be written only costs speed
+        finally:
+            self.raw, self.decoded, self.fresh = {}, {}, {}
+            self.path = None
+
+    def _write(self, path: Path, key: bytes) -> None:
+        """One entry a line, streamed, so a large cache is never held twice: the MAC line is
+        written last, over a placeholder of the same length."""
+        mac = hmac.new(key, digestmod=hashlib.sha256)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(b"0" * mac.digest_size * 2 + b"\n")
+                chunks = [_header(self.version)]
+                last = len(self.decoded) - 1
+                for i, (k, value) in enumerate(self.decoded.items()):
+                    text = (json.dumps(self.fresh[k](value), separators=(",", ":")).encode(
+                        "utf-8", "surrogatepass") if k in self.fresh else self.raw[k])
+                    chunks.append(json.dumps(k).encode("ascii") + b":" + text
+                                  + (b",\n" if i < last else b"\n"))
+                    if len(chunks) >= 256:
+                        _emit(fh, mac, chunks)
+                chunks.append(b"}}")
+                _emit(fh, mac, chunks)
+                fh.seek(0)
+                fh.write(mac.hexdigest().encode("ascii"))
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+def _header(version: str) -> bytes:
+    """The first line of the payload; one entry a line follows, then ``}}``: the payload is
+    also one JSON object ``{"version": …, "entries": {key: entry, …}}``."""
+    return b'{"version":' + json.dumps(version).encode("ascii") + b',"entries":{\n'
+
+
+def _emit(fh: Any, mac: Any, chunks: list[bytes]) -> None:
+    data = b"".join(chunks)
+    mac.update(data)
+    fh.write(data)
+    chunks.clear()
+
+
+def _read(path: Path, key: bytes, version: str) -> dict[str, bytes]:
+    """The entries of a cache file, as JSON text, read a line at a time (never the whole file
+    decoded at once); nothing at all unless its MAC, checked over every byte, matches."""
+    entries: dict[str, bytes] = {}
+    mac = hmac.new(key, digestmod=hashlib.sha256)
+    try:
+        with open(path, "rb") as fh:
+            expected = fh.readline().rstrip(b"\n")
+            header = fh.readline()
+            mac.update(header)
+            if header != _header(version):
+                return {}  # another version (or layout): its entries are of no use
+            for line in fh:
+                mac.update(line)
+                name, sep, value = line.partition(b":")
+                if sep and name.startswith(b'"') and name.endswith(b'"'):
+                    entries[name[1:-1].decode("ascii")] = value.rstrip(b"\n").removesuffix(b",")
+    except (OSError, ValueError):
+        return {}
+    if not hmac.compare_digest(expected, mac.hexdigest().encode("ascii")):
+        return {}
+    return entries
 
 
 def _digest(text: str) -> str:
