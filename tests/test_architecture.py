@@ -81,3 +81,41 @@ def test_host_pages_are_found_as_the_engines_find_them(tmp_path: Path) -> None:
     (tmp_path / "generated" / ".miles-docs-generated").write_text("{}\n", "utf-8")
     assert host_pages(tmp_path, (".md", ".rst"), ["diffusion"]) == {
         "index.md", "guide/Setup.MD", "api.rst"}
+
+
+CYCLES = """
+import sys
+import grimp
+
+graph = grimp.build_graph("miles_docs_plugin", exclude_type_checking_imports=True)
+found = sorted({tuple(sorted((module, imported)))
+                for module in graph.modules
+                for imported in graph.find_modules_directly_imported_by(module)
+                if graph.chain_exists(importer=imported, imported=module)})
+for a, b in found:
+    print(f"{a} <-> {b}")
+sys.exit(1 if found else 0)
+"""
+
+
+def import_cycles(root: Path) -> subprocess.CompletedProcess[str]:
+    """Every pair of modules that import each other, directly or through others (imports for
+    type checking only do not run, and are left out), in the package below ``root``."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([sys.executable, "-c", CYCLES], cwd=root, env=env,
+                          capture_output=True, text=True, check=False)
+
+
+def test_no_module_imports_itself_back(package_copy: Path) -> None:
+    done = import_cycles(ROOT)
+    assert done.returncode == 0, "import cycles:\n" + done.stdout + done.stderr
+    # ... and the check sees one: the cycle `serve` and `cli` used to have
+    path = package_copy / "miles_docs_plugin" / "cli" / "common.py"
+    original = path.read_text("utf-8")
+    try:
+        path.write_text(original + "\nfrom . import serve  # noqa\n", "utf-8")
+        done = import_cycles(package_copy)
+    finally:
+        path.write_text(original, "utf-8")
+    assert done.returncode == 1, done.stderr
+    assert "miles_docs_plugin.cli.common <-> miles_docs_plugin.cli.serve" in done.stdout
