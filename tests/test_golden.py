@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,9 +26,11 @@ RAW = re.compile(r"</?[A-Z][A-Za-z]+[\s/>]|```|~~~|\{/\*|^\s*(?:import|export)\s
 
 
 @pytest.fixture(scope="module")
-def golden_sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Host]:
+def golden_sites(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Host]]:
     base = tmp_path_factory.mktemp("golden")
-    os.environ["MILES_DOCS_CACHE"] = str(base / "cache")
+    # the builds of this module share one cache; the variable goes when the module ends
+    cache_env = pytest.MonkeyPatch()
+    cache_env.setenv("MILES_DOCS_CACHE", str(base / "cache"))
     up = base / "upstream"
     shutil.copytree(GOLDEN, up / "docs", ignore=shutil.ignore_patterns("*.html"))
     git(up, "init", "-q", "-b", "main")
@@ -47,7 +50,8 @@ def golden_sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Host]:
         assert "xref_missing" not in run.output and "not found in" not in run.output, run.output
         assert "highlighting_failure" not in run.output, run.output  # ```mdx in Sphinx
         sites[engine] = host
-    return sites
+    yield sites
+    cache_env.undo()
 
 
 def main_content(host: Host, case: str) -> str:

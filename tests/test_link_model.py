@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import re
 import shutil
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -75,11 +76,13 @@ class Built(dict[str, Host]):
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     import os
 
     base = tmp_path_factory.mktemp("linkmodel")
-    os.environ["MILES_DOCS_CACHE"] = str(base / "cache")
+    # the builds of this module share one cache; the variable goes when the module ends
+    cache_env = pytest.MonkeyPatch()
+    cache_env.setenv("MILES_DOCS_CACHE", str(base / "cache"))
     up = base / "upstream"
     commit = copy_repo(FIXTURES / "linkmodel", up)
     other = base / "other"
@@ -126,7 +129,8 @@ sources:
     finally:
         os.environ.pop("MILES_DOCS_CACHE", None)
     hosts.commit = commit
-    return hosts
+    yield hosts
+    cache_env.undo()
 
 
 def links(host: Host, page: str) -> dict[str, str]:

@@ -7,9 +7,9 @@ scanned for syntax that should have been rendered: component tags, fence markers
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -46,9 +46,11 @@ def trees(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str
 
 @pytest.fixture(scope="module")
 def built(trees: dict[str, tuple[Path, str]],
-          tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Host]:
+          tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[tuple[str, str], Host]]:
     base = tmp_path_factory.mktemp("mintlify-hosts")
-    os.environ["MILES_DOCS_CACHE"] = str(base / "cache")
+    # the builds of this module share one cache; the variable goes when the module ends
+    cache_env = pytest.MonkeyPatch()
+    cache_env.setenv("MILES_DOCS_CACHE", str(base / "cache"))
     hosts = {}
     for name, (repo, commit) in trees.items():
         for engine in ENGINES:
@@ -65,7 +67,8 @@ def built(trees: dict[str, tuple[Path, str]],
         for run in runs:
             assert run.returncode == 0, run.output[-3000:]
             assert "Traceback" not in run.output
-    return hosts
+    yield hosts
+    cache_env.undo()
 
 
 @pytest.mark.parametrize("engine", ENGINES)
