@@ -131,6 +131,20 @@ def test_inline_sources_in_conf_py(tmp_path: Path, cache_dir: Path) -> None:
     assert (host.out / "diffusion" / "index.html").exists()
 
 
+def test_inline_options_without_inline_sources_are_refused(tmp_path: Path,
+                                                          cache_dir: Path) -> None:
+    """``miles_docs_options`` with the sources in miles-docs.yml would be dropped without a
+    word: the build stops and says where they go, as the MkDocs plugin does."""
+    upstream = tmp_path / "upstream"
+    commit = make_repo(upstream, {"docs/index.md": "# Options\n"})
+    host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), commit,
+                     conf_extra="miles_docs_options = {'banner': False}\n")
+    result = host.build()
+    assert result.returncode != 0
+    assert "Configuration error" in result.output
+    assert "inline options banner need `miles_docs_sources:`" in result.output, result.output
+
+
 def test_placement_none_leaves_the_root_toctree_alone(tmp_path: Path, cache_dir: Path) -> None:
     upstream = tmp_path / "upstream"
     commit = make_repo(upstream, {"docs/index.md": "# Section\n"})

@@ -34,8 +34,11 @@ logger = logging.getLogger("miles_docs_plugin.sphinx_ext")
 
 def on_config_inited(app: Sphinx, config: SphinxConfig) -> None:
     base = Path(app.confdir)
-    inline = ({"sources": config.miles_docs_sources, **(config.miles_docs_options or {})}
-              if config.miles_docs_sources else {})
+    # options without sources are refused by the core's one rule, as in MkDocs (they would
+    # otherwise be dropped without a word when the sources come from miles-docs.yml)
+    inline = dict(config.miles_docs_options or {})
+    if config.miles_docs_sources:
+        inline["sources"] = config.miles_docs_sources
     try:
         core = load_host_config(base, config.miles_docs_config, inline, "miles_docs_sources")
     except MilesDocsError as exc:  # Sphinx's own one-line "Configuration error:"
