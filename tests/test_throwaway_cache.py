@@ -157,3 +157,15 @@ def test_the_throwaway_folder_goes_when_the_process_ends(tmp_path: Path) -> None
     root, same = done.stdout.split()
     assert same == "True" and Path(root).parent == tmp_path / "tmp"
     assert not Path(root).exists()
+
+
+def test_status_on_ci_writes_nothing_either(tmp_path: Path, upstream: tuple[Path, str]) -> None:
+    """``miles-docs status`` looks where the builds look: on CI with no cache folder, a
+    throwaway cache, so it creates nothing in the user's folders."""
+    site = mkdocs_host(tmp_path, upstream)
+    env = user_dirs(tmp_path, CI="true")
+    done = run([sys.executable, "-m", "miles_docs_plugin.cli", "status"], cwd=site, env=env)
+    assert done.returncode == 0, done.output
+    assert "  pin " in done.output, done.output
+    assert files_below(tmp_path / "home", tmp_path / "xdg-cache", tmp_path / "xdg-state",
+                       tmp_path / "tmp") == []

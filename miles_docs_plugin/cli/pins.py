@@ -123,7 +123,7 @@ def cmd_update(args: argparse.Namespace, out: Out) -> int:
 def cmd_status(args: argparse.Namespace, out: Out) -> int:
     config = read_config(args)
     lock = load_lock(config.lock_file, missing_ok=True)
-    cache = Cache.at(config.cache_dir)
+    cache = Cache.at(config.cache_dir, keep=config.cache)  # where the builds look, too
     for source in selected(config, args.names):
         out.say(f"{source.name}  {source.display}  (docs: {source.docs_dir}/, mount: "
                 f"{source.mount}/)")
