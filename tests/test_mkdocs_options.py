@@ -10,6 +10,24 @@ from miles_docs_plugin.core.config import TOP_FIELDS
 from miles_docs_plugin.mkdocs_plugin import MilesDocsPluginConfig
 
 
+def inline_host(host: Path, up: Path, commit: str, options: str = "") -> Path:
+    """A MkDocs host whose ``- miles-docs:`` block holds ``options`` and the one source ``up``,
+    pinned at ``commit``."""
+    write(host / "mkdocs.yml", f"""
+        site_name: Host
+        plugins:
+          - miles-docs:
+{options}              sources:
+                - name: diffusion
+                  repo: {up.as_uri()}
+        """)
+    write(host / "docs" / "index.md", "# Host\n")
+    write(host / "miles-docs.lock",
+          f"version: 1\nsources:\n  diffusion:\n    repo: {up.as_uri()}\n    ref: main\n"
+          f"    commit: {commit}\n")
+    return host
+
+
 def test_plugin_options_are_the_schema_keys() -> None:
     keys = {name for name, _option in MilesDocsPluginConfig._schema}
     assert keys == {f.key for f in TOP_FIELDS} | {"config_file", "enabled"}
@@ -19,21 +37,9 @@ def test_inline_max_page_size_is_used(tmp_path: Path, cache_dir: Path) -> None:
     up = tmp_path / "up"
     big = "word " * (300 * 1024)  # 1.5 MiB
     commit = make_repo(up, {"docs/index.md": "# Home\n", "docs/big.md": f"# Big\n\n{big}\n"})
-    host = tmp_path / "host"
-    write(host / "mkdocs.yml", f"""
-        site_name: Host
-        plugins:
-          - miles-docs:
-              max_page_size: 1
-              host_urls: [https://host.example/docs]
-              sources:
-                - name: diffusion
-                  repo: {up.as_uri()}
-        """)
-    write(host / "docs" / "index.md", "# Host\n")
-    write(host / "miles-docs.lock",
-          f"version: 1\nsources:\n  diffusion:\n    repo: {up.as_uri()}\n    ref: main\n"
-          f"    commit: {commit}\n")
+    host = inline_host(tmp_path / "host", up, commit,
+                       "              max_page_size: 1\n"
+                       "              host_urls: [https://host.example/docs]\n")
     result = mkdocs_build(host, strict=False)
     assert result.returncode == 0, result.output
     assert "Unrecognised configuration name" not in result.output
@@ -52,19 +58,7 @@ def test_an_injected_page_is_not_held_twice_while_mkdocs_renders(tmp_path: Path,
     up = tmp_path / "up"
     commit = make_repo(up, {"docs/index.md": "---\ntitle: Home\n---\n# Home\n\nText.\n",
                             "docs/guide.md": "# Guide\n\n[home](index.md)\n"})
-    host = tmp_path / "host"
-    write(host / "mkdocs.yml", f"""
-        site_name: Host
-        plugins:
-          - miles-docs:
-              sources:
-                - name: diffusion
-                  repo: {up.as_uri()}
-        """)
-    write(host / "docs" / "index.md", "# Host\n")
-    write(host / "miles-docs.lock",
-          f"version: 1\nsources:\n  diffusion:\n    repo: {up.as_uri()}\n    ref: main\n"
-          f"    commit: {commit}\n")
+    host = inline_host(tmp_path / "host", up, commit)
     held: dict[str, str] = {}
 
     class Probe(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
