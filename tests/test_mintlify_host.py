@@ -16,7 +16,18 @@ import yaml
 from mintlify_support import broken_links
 from support import CORPUS, ROOT, copy_sample, git, lock_text, make_repo, run, write
 
-from miles_docs_plugin.mintlify_host import Placement, insert_nav, mintlify_slug
+from miles_docs_plugin import hookimpl
+from miles_docs_plugin.core.config import ConfigKeys, FieldSpec, load_config
+from miles_docs_plugin.core.context import BuildContext
+from miles_docs_plugin.core.model import Page
+from miles_docs_plugin.core.plugins import make_plugin_manager
+from miles_docs_plugin.mintlify_host import (
+    MintlifyPages,
+    Placement,
+    build_sections,
+    insert_nav,
+    mintlify_slug,
+)
 
 DOCS_JSON = CORPUS / "miles_host" / "tree" / "docs" / "docs.json"
 
@@ -419,3 +430,31 @@ def test_mdx_pages_pass_through_as_written(tmp_path: Path, cache_dir: Path) -> N
     done = _cli(docs, "build", "--out", str(tmp_path / "out2"))
     api = (tmp_path / "out2" / "diffusion" / "api.mdx").read_text()
     assert api.startswith("---\ntitle: API\nopenapi: get /x\n---\n<Info>This page comes from ")
+
+
+class _Stamp:
+    """A plugin given to ``load_config`` (not installed): it declares a key and stamps pages."""
+
+    @hookimpl
+    def mdp_config_keys(self) -> ConfigKeys:
+        return ConfigKeys(top=(FieldSpec("stamp", "string", "", "A line for every page."),))
+
+    @hookimpl
+    def mdp_transform_page(self, page: Page, ctx: BuildContext) -> None:
+        page.content += f"\n{ctx.config.extra['stamp']}\n"
+
+
+def test_the_build_uses_the_plugin_manager_that_read_the_config(tmp_path: Path,
+                                                                  cache_dir: Path) -> None:
+    # one manager per build, as in MkDocs and Sphinx: the plugins that validated the config
+    # are the ones that run (a second manager would drop this one and cost its setup again)
+    commit = make_repo(tmp_path / "up", {"docs/index.md": "# Up\n"})
+    docs = _host(tmp_path, tmp_path / "up", commit, "stamp: Stamped by the config's plugin\n")
+    config = load_config(docs / "miles-docs.yml", hooks=make_plugin_manager([_Stamp()]))
+    result = build_sections(config, docs)
+    page = result.sections["diffusion"].pages["index.md"]
+    assert page.content.rstrip().endswith("Stamped by the config's plugin")
+    assert config.hooks is not None
+    assert sum(isinstance(p, MintlifyPages) for p in config.hooks.pm.get_plugins()) == 1
+    build_sections(config, docs)  # a rebuild with the same config adds no second page writer
+    assert sum(isinstance(p, MintlifyPages) for p in config.hooks.pm.get_plugins()) == 1

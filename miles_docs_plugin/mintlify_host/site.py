@@ -15,7 +15,7 @@ from ..core.files import write_if_changed
 from ..core.hostpages import host_pages as find_host_pages
 from ..core.model import Page, Section
 from ..core.pipeline import BuildResult, build
-from ..core.plugins import make_plugin_manager
+from ..core.plugins import Hooks, make_plugin_manager
 from ..core.section.banner import template_banner
 from ..core.section.generated import (
     MARKER,
@@ -48,13 +48,26 @@ def _check_mounts(config: Config, docs: Path, host_files: set[str]) -> None:
     check_mounts(config, host_files)
 
 
+#: The name :class:`MintlifyPages` is registered under in a build's plugin manager.
+PAGES_PLUGIN = "miles_docs_mintlify_host.pages"
+
+
+def _hooks(config: Config) -> Hooks:
+    """The config's plugin manager (the one that validated its keys, with the plugins given to
+    :func:`~miles_docs_plugin.core.config.load_config`), with Mintlify's page writing added once;
+    a new manager only for a config made without one."""
+    hooks = config.hooks or make_plugin_manager()
+    if hooks.pm.get_plugin(PAGES_PLUGIN) is None:
+        hooks.pm.register(MintlifyPages(), name=PAGES_PLUGIN)
+    return hooks
+
+
 def build_sections(config: Config, docs: Path,
                    progress: Callable[[str], None] | None = None) -> BuildResult:
     """Run the core for a Mintlify host whose docs root is ``docs``."""
     host_pages = find_host_pages(docs, PAGE_SUFFIXES, [s.mount for s in config.sources])
     _check_mounts(config, docs, host_pages)
-    hooks = make_plugin_manager([MintlifyPages()])
-    result = build(config, MintlifyEngine(host_pages), hooks=hooks, progress=progress)
+    result = build(config, MintlifyEngine(host_pages), hooks=_hooks(config), progress=progress)
     for section in result.sections.values():
         # every component is native in Mintlify: "unknown component" is no finding here
         section.diagnostics[:] = [d for d in section.diagnostics if not (
