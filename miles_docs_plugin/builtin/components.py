@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
 from ..core.errors import Diagnostic, Severity
+from ..core.records import Record, replace
 from ..core.transform.blocks import INLINE, KNOWN, Block, Component
 from ..core.transform.mdx import (
     code_lines,
@@ -66,13 +66,19 @@ FENCE_META_RE = re.compile(r"(?m)^[ \t]*(?:`{3,}|~{3,})[ \t]*[^\s`{][^\s`]*[ \t]
 MERMAID_RE = re.compile(r"(?m)^[ \t>]*(?:`{3,}|~{3,})[ \t]*mermaid\b")
 
 
-@dataclass
-class Blocks:
+class Blocks(Record):
     """What a block-level parse of a page body says (no inline parsing: it is cheap)."""
 
-    code: set[int] = field(default_factory=set)  #: 0-based lines inside fenced/indented code
-    fences: list[tuple[int, str]] = field(default_factory=list)  #: (opening line, info)
-    has_h1: bool = False
+    __slots__ = _fields = ("code", "fences", "has_h1")
+    code: set[int]  #: 0-based lines inside fenced/indented code
+    fences: list[tuple[int, str]]  #: (opening line, info)
+    has_h1: bool
+
+    def __init__(self, code: set[int] | None = None,
+                 fences: list[tuple[int, str]] | None = None, has_h1: bool = False) -> None:
+        self.code = set() if code is None else code
+        self.fences = [] if fences is None else fences
+        self.has_h1 = has_h1
 
 
 def block_structure(text: str) -> Blocks:
@@ -662,8 +668,6 @@ def write_fences(lines: list[str], ctx: BuildContext) -> None:
 
 
 def _upstream_lines(section: Section) -> None:
-    from dataclasses import replace
-
     from .snippets import upstream_line
 
     spans = {section.repo_path(path): page.extra["snippet_lines"]

@@ -11,7 +11,6 @@ into a pull request, where Markdown and HTML from an untrusted repository must s
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import tempfile
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from ..core.engine import Engine
 from ..core.errors import Diagnostic
 from ..core.model import NavGroup, NavItem, NavLink, NavPage, Page, Section
 from ..core.pipeline import build
+from ..core.records import replace
 from ..core.source.lock import LockEntry, set_entry
 from ..core.urls import forge_of
 from .changes import Changelog, changelog
@@ -52,8 +52,8 @@ def _pinned_section(config: Config, source: SourceConfig, commit: str, engine: E
     """The source built at ``commit`` by the build pipeline, through a throwaway lock file."""
     lock = tmp / f"{commit}.lock"
     set_entry(lock, LockEntry(source.name, source.repo, source.ref, commit))
-    pinned = dataclasses.replace(source, local=None)
-    one = dataclasses.replace(config, sources=(pinned,), lock_file=lock)
+    pinned = replace(source, local=None)
+    one = replace(config, sources=(pinned,), lock_file=lock)
     return build(one, engine, use_scan_cache=False).sections[source.name]
 
 

@@ -13,7 +13,6 @@ import os
 import posixpath
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +21,7 @@ import yaml
 from .env import env_flag
 from .errors import ConfigError
 from .plugins import BUILTIN_NAMES, make_plugin_manager
+from .records import FrozenRecord
 from .urls import RepoUrl, parse_repo_url
 
 if TYPE_CHECKING:
@@ -38,28 +38,45 @@ UNRESOLVED_CHOICES = ("warn", "error", "ignore")
 DEFAULT_MAX_PAGE_MIB = 2
 
 
-@dataclass(frozen=True)
-class FieldSpec:
+_set = object.__setattr__  # frozen records set their fields once, in __init__
+
+
+class FieldSpec(FrozenRecord):
     """One config key: its type, default and the sentence the reference prints."""
 
+    __slots__ = _fields = ("key", "type", "default", "doc", "required", "check")
     key: str
     type: str  #: human-readable type, as printed in the reference
     default: Any
     doc: str
-    required: bool = False
-    check: Callable[[Any], bool] | None = None
+    required: bool
+    check: Callable[[Any], bool] | None
+
+    def __init__(self, key: str, type: str, default: Any, doc: str, required: bool = False,
+                 check: Callable[[Any], bool] | None = None) -> None:
+        _set(self, "key", key)
+        _set(self, "type", type)
+        _set(self, "default", default)
+        _set(self, "doc", doc)
+        _set(self, "required", required)
+        _set(self, "check", check)
 
     def accepts(self, value: Any) -> bool:
         return self.check(value) if self.check else True
 
 
-@dataclass(frozen=True)
-class ConfigKeys:
+class ConfigKeys(FrozenRecord):
     """The config keys a plugin declares (hook ``mdp_config_keys``): top-level keys, and keys
     of each entry of ``sources:``. They are validated like the built-in ones."""
 
-    top: tuple[FieldSpec, ...] = ()
-    source: tuple[FieldSpec, ...] = ()
+    __slots__ = _fields = ("top", "source")
+    top: tuple[FieldSpec, ...]
+    source: tuple[FieldSpec, ...]
+
+    def __init__(self, top: tuple[FieldSpec, ...] = (),
+                 source: tuple[FieldSpec, ...] = ()) -> None:
+        _set(self, "top", top)
+        _set(self, "source", source)
 
 
 def _is_str(v: Any) -> bool:
@@ -186,9 +203,13 @@ TOP_FIELDS: tuple[FieldSpec, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class SourceConfig:
+class SourceConfig(FrozenRecord):
     """One source of the config, validated: its repository, docs folder and mount."""
+
+    __slots__ = _fields = ("name", "repo", "url", "ref", "docs_dir", "mount", "title", "nav",
+                           "web_url", "site_url", "edit_uri", "local", "banner", "placement",
+                           "trust", "mintlify", "extra")
+    _nocompare = frozenset({"extra"})
     name: str
     repo: str  #: as written in the config (what the lock file records)
     url: RepoUrl  #: parsed and checked
@@ -203,10 +224,33 @@ class SourceConfig:
     local: Path | None
     banner: bool | str
     placement: str
-    trust: str = "untrusted"  #: ``untrusted`` (sandboxed pages) or ``full``
-    mintlify: dict[str, Any] | None = None  #: placement in a Mintlify host's navigation
+    trust: str  #: ``untrusted`` (sandboxed pages) or ``full``
+    mintlify: dict[str, Any] | None  #: placement in a Mintlify host's navigation
     #: Values of the keys plugins declare for a source (``mdp_config_keys``), defaults filled.
-    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    extra: Mapping[str, Any]
+
+    def __init__(self, name: str, repo: str, url: RepoUrl, ref: str, docs_dir: str, mount: str,
+                 title: str, nav: list[Any] | str, web_url: str | None, site_url: str | None,
+                 edit_uri: str | None, local: Path | None, banner: bool | str, placement: str,
+                 trust: str = "untrusted", mintlify: dict[str, Any] | None = None,
+                 extra: Mapping[str, Any] | None = None) -> None:
+        _set(self, "name", name)
+        _set(self, "repo", repo)
+        _set(self, "url", url)
+        _set(self, "ref", ref)
+        _set(self, "docs_dir", docs_dir)
+        _set(self, "mount", mount)
+        _set(self, "title", title)
+        _set(self, "nav", nav)
+        _set(self, "web_url", web_url)
+        _set(self, "site_url", site_url)
+        _set(self, "edit_uri", edit_uri)
+        _set(self, "local", local)
+        _set(self, "banner", banner)
+        _set(self, "placement", placement)
+        _set(self, "trust", trust)
+        _set(self, "mintlify", mintlify)
+        _set(self, "extra", {} if extra is None else extra)
 
     @property
     def sandboxed(self) -> bool:
@@ -222,9 +266,14 @@ class SourceConfig:
         return self.url.display
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(FrozenRecord):
     """The whole config, validated: the sources and the top-level keys."""
+
+    __slots__ = _fields = ("base_dir", "config_file", "sources", "lock_file", "cache_dir",
+                           "offline", "host_urls", "banner", "unresolved", "max_page_size",
+                           "cache", "scan_cache", "raw", "disable", "extra", "hooks")
+    _norepr = frozenset({"raw", "hooks"})
+    _nocompare = frozenset({"raw", "extra", "hooks"})
     base_dir: Path  #: folder of the config file; relative paths are relative to it
     config_file: Path | None  #: None for inline configs
     sources: tuple[SourceConfig, ...]
@@ -234,17 +283,41 @@ class Config:
     host_urls: tuple[str, ...]
     banner: bool | str
     unresolved: str
-    max_page_size: int = DEFAULT_MAX_PAGE_MIB
+    max_page_size: int
     #: keep checkouts for later builds (False: a temporary folder, removed at exit)
-    cache: bool = True
+    cache: bool
     #: read and write the scan cache (never without ``cache``)
-    scan_cache: bool = True
-    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
-    disable: tuple[str, ...] = ()  #: names of the built-in plugins turned off
+    scan_cache: bool
+    raw: Mapping[str, Any]
+    disable: tuple[str, ...]  #: names of the built-in plugins turned off
     #: Values of the top-level keys plugins declare (``mdp_config_keys``), defaults filled.
-    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    extra: Mapping[str, Any]
     #: The plugin manager the config was validated with; a build without its own uses it.
-    hooks: Hooks | None = field(default=None, repr=False, compare=False)
+    hooks: Hooks | None
+
+    def __init__(self, base_dir: Path, config_file: Path | None,
+                 sources: tuple[SourceConfig, ...], lock_file: Path, cache_dir: Path | None,
+                 offline: bool, host_urls: tuple[str, ...], banner: bool | str, unresolved: str,
+                 max_page_size: int = DEFAULT_MAX_PAGE_MIB, cache: bool = True,
+                 scan_cache: bool = True, raw: Mapping[str, Any] | None = None,
+                 disable: tuple[str, ...] = (), extra: Mapping[str, Any] | None = None,
+                 hooks: Hooks | None = None) -> None:
+        _set(self, "base_dir", base_dir)
+        _set(self, "config_file", config_file)
+        _set(self, "sources", sources)
+        _set(self, "lock_file", lock_file)
+        _set(self, "cache_dir", cache_dir)
+        _set(self, "offline", offline)
+        _set(self, "host_urls", host_urls)
+        _set(self, "banner", banner)
+        _set(self, "unresolved", unresolved)
+        _set(self, "max_page_size", max_page_size)
+        _set(self, "cache", cache)
+        _set(self, "scan_cache", scan_cache)
+        _set(self, "raw", {} if raw is None else raw)
+        _set(self, "disable", disable)
+        _set(self, "extra", {} if extra is None else extra)
+        _set(self, "hooks", hooks)
 
     def source(self, name: str) -> SourceConfig:
         for s in self.sources:

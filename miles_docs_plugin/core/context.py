@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .engine import Engine
 from .errors import Diagnostic, Severity
+from .records import Record
 from .transform.anchors import AnchorMap
 
 if TYPE_CHECKING:
@@ -23,20 +23,43 @@ if TYPE_CHECKING:
 log = logging.getLogger("miles_docs")
 
 
-@dataclass
-class BuildContext:
+def _log_progress(message: str) -> None:
+    log.info("miles-docs: %s", message)
+
+
+class BuildContext(Record):
     """What every hook of one build sees: the config, hooks, cache, engine and pins."""
+
+    __slots__ = _fields = ("config", "hooks", "cache", "engine", "lock", "scans", "sections",
+                           "progress", "_anchors", "memo")
     config: Config
     hooks: Hooks
     cache: Cache
     engine: Engine
-    lock: Lock | None = None
-    scans: ScanCache | None = None
-    sections: dict[str, Section] = field(default_factory=dict)
-    progress: Callable[[str], None] = lambda message: log.info("miles-docs: %s", message)
-    _anchors: dict[tuple[str, str], AnchorMap] = field(default_factory=dict)
+    lock: Lock | None
+    scans: ScanCache | None
+    sections: dict[str, Section]
+    progress: Callable[[str], None]
+    _anchors: dict[tuple[str, str], AnchorMap]
     #: What built-in plugins work out once per build (a source's site config, …), by key.
-    memo: dict[str, object] = field(default_factory=dict)
+    memo: dict[str, object]
+
+    def __init__(self, config: Config, hooks: Hooks, cache: Cache, engine: Engine,
+                 lock: Lock | None = None, scans: ScanCache | None = None,
+                 sections: dict[str, Section] | None = None,
+                 progress: Callable[[str], None] = _log_progress,
+                 _anchors: dict[tuple[str, str], AnchorMap] | None = None,
+                 memo: dict[str, object] | None = None) -> None:
+        self.config = config
+        self.hooks = hooks
+        self.cache = cache
+        self.engine = engine
+        self.lock = lock
+        self.scans = scans
+        self.sections = {} if sections is None else sections
+        self.progress = progress
+        self._anchors = {} if _anchors is None else _anchors
+        self.memo = {} if memo is None else memo
 
     def report(self, section: Section, page_path: str | None, line: int | None, code: str,
                message: str, severity: Severity = Severity.WARNING) -> None:

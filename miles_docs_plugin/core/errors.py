@@ -12,7 +12,8 @@ turns into a failure.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from .records import FrozenRecord
 
 
 class MilesDocsError(Exception):
@@ -53,16 +54,26 @@ class Severity(enum.Enum):
     ERROR = "error"
 
 
-@dataclass(frozen=True)
-class Diagnostic:
+class Diagnostic(FrozenRecord):
     """A finding in upstream content, located at ``path:line`` of the upstream repository."""
 
+    __slots__ = _fields = ("source", "path", "line", "code", "message", "severity")
     source: str  #: name of the source
     path: str  #: repository-relative path of the upstream file (``docs/x.md``)
     line: int | None  #: 1-based line, when the finding has one
     code: str  #: short machine-readable kind, e.g. ``link``, ``anchor``, ``component``
     message: str
-    severity: Severity = Severity.WARNING
+    severity: Severity
+
+    def __init__(self, source: str, path: str, line: int | None, code: str, message: str,
+                 severity: Severity = Severity.WARNING) -> None:
+        _set = object.__setattr__
+        _set(self, "source", source)
+        _set(self, "path", path)
+        _set(self, "line", line)
+        _set(self, "code", code)
+        _set(self, "message", message)
+        _set(self, "severity", severity)
 
     @property
     def location(self) -> str:

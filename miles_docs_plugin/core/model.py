@@ -5,18 +5,20 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from .config import SourceConfig, docs_prefix
 from .errors import Diagnostic
+from .records import FrozenRecord, Record
 from .transform.markdown import ScanResult
 
 if TYPE_CHECKING:
     from .collect.upstream import UpstreamSite
 
 PAGE_SUFFIXES = (".md", ".mdx", ".markdown")
+
+_set = object.__setattr__  # frozen records set their fields once, in __init__
 
 EntryKind = Literal["blob", "tree", "link"]
 
@@ -103,111 +105,183 @@ class LocalTree(RepoTree):
                 yield path
 
 
-@dataclass
-class Checkout:
+class Checkout(Record):
     """The files of a source at its pin (or a local working copy)."""
 
+    __slots__ = _fields = ("source", "root", "tree", "commit", "commit_date", "cached", "local")
     source: SourceConfig
     root: Path  #: folder that holds the repository files (the docs folder is below it)
     tree: RepoTree
     commit: str | None  #: the verified 40-hex pin; None for a local working copy
-    commit_date: str | None = None
-    cached: bool = False  #: True when no fetch was needed
-    local: bool = False  #: a local working copy (preview), not a pin
+    commit_date: str | None
+    cached: bool  #: True when no fetch was needed
+    local: bool  #: a local working copy (preview), not a pin
+
+    def __init__(self, source: SourceConfig, root: Path, tree: RepoTree, commit: str | None,
+                 commit_date: str | None = None, cached: bool = False,
+                 local: bool = False) -> None:
+        self.source = source
+        self.root = root
+        self.tree = tree
+        self.commit = commit
+        self.commit_date = commit_date
+        self.cached = cached
+        self.local = local
 
     @property
     def short(self) -> str:
         return self.commit[:7] if self.commit else "local"
 
 
-@dataclass
-class Page:
+class Page(Record):
     """One Markdown document of a section."""
 
+    __slots__ = _fields = ("source", "path", "dest", "text", "meta", "body_start", "body_line",
+                           "line_delta", "content", "scan", "title", "blob", "extra")
     source: str  #: name of the source the page comes from
     path: str  #: relative to docs_dir, as upstream names it (``user-guide/rewards.md``)
     dest: str  #: relative to the mount, as the host sees it (``.mdx`` becomes ``.md``)
     text: str  #: raw upstream text
-    meta: dict[str, Any] = field(default_factory=dict)
-    body_start: int = 0  #: offset of the body (after front matter) in ``text``
-    body_line: int = 0  #: number of lines before the body
-    line_delta: int = 0  #: lines that preparation inserted at the top of the body
-    content: str = ""  #: transformed text handed to the engine
-    scan: ScanResult | None = None
-    title: str | None = None
-    blob: str | None = None  #: git blob id of ``text`` (keys the scan cache)
-    extra: dict[str, Any] = field(default_factory=dict)  #: for plugins
+    meta: dict[str, Any]
+    body_start: int  #: offset of the body (after front matter) in ``text``
+    body_line: int  #: number of lines before the body
+    line_delta: int  #: lines that preparation inserted at the top of the body
+    content: str  #: transformed text handed to the engine
+    scan: ScanResult | None
+    title: str | None
+    blob: str | None  #: git blob id of ``text`` (keys the scan cache)
+    extra: dict[str, Any]  #: for plugins
+
+    def __init__(self, source: str, path: str, dest: str, text: str,
+                 meta: dict[str, Any] | None = None, body_start: int = 0, body_line: int = 0,
+                 line_delta: int = 0, content: str = "", scan: ScanResult | None = None,
+                 title: str | None = None, blob: str | None = None,
+                 extra: dict[str, Any] | None = None) -> None:
+        self.source = source
+        self.path = path
+        self.dest = dest
+        self.text = text
+        self.meta = {} if meta is None else meta
+        self.body_start = body_start
+        self.body_line = body_line
+        self.line_delta = line_delta
+        self.content = content
+        self.scan = scan
+        self.title = title
+        self.blob = blob
+        self.extra = {} if extra is None else extra
 
 
-@dataclass
-class Asset:
+class Asset(Record):
     """A non-Markdown file of the docs folder (image, download) a page references."""
+
+    __slots__ = _fields = ("path", "abs_path")
     path: str  #: relative to docs_dir
     abs_path: Path
+
+    def __init__(self, path: str, abs_path: Path) -> None:
+        self.path = path
+        self.abs_path = abs_path
 
 
 # -- targets -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PageTarget:
+class PageTarget(FrozenRecord):
     """A page of a section (this one or another configured source)."""
 
+    __slots__ = _fields = ("source", "path", "anchor")
     source: str
     path: str  #: page path relative to that source's docs_dir
-    anchor: str | None = None
+    anchor: str | None
+
+    def __init__(self, source: str, path: str, anchor: str | None = None) -> None:
+        _set(self, "source", source)
+        _set(self, "path", path)
+        _set(self, "anchor", anchor)
 
 
-@dataclass(frozen=True)
-class AssetTarget:
+class AssetTarget(FrozenRecord):
     """A link to an asset of a section."""
+
+    __slots__ = _fields = ("source", "path")
     source: str
     path: str  #: relative to docs_dir
 
+    def __init__(self, source: str, path: str) -> None:
+        _set(self, "source", source)
+        _set(self, "path", path)
 
-@dataclass(frozen=True)
-class AnchorTarget:
+
+class AnchorTarget(FrozenRecord):
     """A heading or id in the same page."""
 
+    __slots__ = _fields = ("anchor",)
     anchor: str
 
+    def __init__(self, anchor: str) -> None:
+        _set(self, "anchor", anchor)
 
-@dataclass(frozen=True)
-class RepoFileTarget:
+
+class RepoFileTarget(FrozenRecord):
     """A file or folder of the upstream repository outside docs_dir, at the pinned commit."""
 
+    __slots__ = _fields = ("path", "is_dir", "url", "anchor")
     path: str  #: repository-relative
     is_dir: bool
     url: str  #: permalink at the pinned commit
-    anchor: str | None = None
+    anchor: str | None
+
+    def __init__(self, path: str, is_dir: bool, url: str, anchor: str | None = None) -> None:
+        _set(self, "path", path)
+        _set(self, "is_dir", is_dir)
+        _set(self, "url", url)
+        _set(self, "anchor", anchor)
 
 
-@dataclass(frozen=True)
-class HostTarget:
+class HostTarget(FrozenRecord):
     """A page of the host site (a link to one of ``host_urls``)."""
 
+    __slots__ = _fields = ("path", "anchor", "url")
     path: str  #: host docs path (``index.md``); "" when the host page set is unknown
-    anchor: str | None = None
-    url: str = ""
-
-
-@dataclass(frozen=True)
-class ExternalTarget:
-    """A link that leaves the site (``https://…``, ``mailto:``), kept as written."""
+    anchor: str | None
     url: str
 
+    def __init__(self, path: str, anchor: str | None = None, url: str = "") -> None:
+        _set(self, "path", path)
+        _set(self, "anchor", anchor)
+        _set(self, "url", url)
 
-@dataclass(frozen=True)
-class UnresolvedTarget:
+
+class ExternalTarget(FrozenRecord):
+    """A link that leaves the site (``https://…``, ``mailto:``), kept as written."""
+
+    __slots__ = _fields = ("url",)
+    url: str
+
+    def __init__(self, url: str) -> None:
+        _set(self, "url", url)
+
+
+class UnresolvedTarget(FrozenRecord):
     """A link that cannot be resolved. It is reported, and written so that the engine does not
     report it a second time: to ``keep`` (an absolute URL), else to the upstream file at the
     pin (``repo_path``, when the repository has a web address), else made inert (``#``)."""
 
+    __slots__ = _fields = ("reason", "hint", "unsafe", "repo_path", "keep")
     reason: str  #: what the diagnostic says
-    hint: str = ""
-    unsafe: bool = False  #: never keep the destination (javascript:, file:, escapes)
-    repo_path: str | None = None  #: where the author pointed, inside the repository
-    keep: bool = False  #: the destination is an absolute URL: leave it as written
+    hint: str
+    unsafe: bool  #: never keep the destination (javascript:, file:, escapes)
+    repo_path: str | None  #: where the author pointed, inside the repository
+    keep: bool  #: the destination is an absolute URL: leave it as written
+
+    def __init__(self, reason: str, hint: str = "", unsafe: bool = False,
+                 repo_path: str | None = None, keep: bool = False) -> None:
+        _set(self, "reason", reason)
+        _set(self, "hint", hint)
+        _set(self, "unsafe", unsafe)
+        _set(self, "repo_path", repo_path)
+        _set(self, "keep", keep)
 
 
 Target = (PageTarget | AssetTarget | AnchorTarget | RepoFileTarget | HostTarget | ExternalTarget
@@ -217,25 +291,40 @@ Target = (PageTarget | AssetTarget | AnchorTarget | RepoFileTarget | HostTarget 
 # -- navigation --------------------------------------------------------------------------------
 
 
-@dataclass
-class NavPage:
+class NavPage(Record):
     """A page in the nav."""
+
+    __slots__ = _fields = ("path", "title")
     path: str  #: page path relative to docs_dir
-    title: str | None = None  #: None: the engine uses the page title
+    title: str | None  #: None: the engine uses the page title
+
+    def __init__(self, path: str, title: str | None = None) -> None:
+        self.path = path
+        self.title = title
 
 
-@dataclass
-class NavLink:
+class NavLink(Record):
     """An external link in the nav."""
+
+    __slots__ = _fields = ("title", "url")
     title: str
     url: str
 
+    def __init__(self, title: str, url: str) -> None:
+        self.title = title
+        self.url = url
 
-@dataclass
-class NavGroup:
+
+class NavGroup(Record):
     """A titled group of nav items."""
+
+    __slots__ = _fields = ("title", "children")
     title: str
-    children: list[NavItem] = field(default_factory=list)
+    children: list[NavItem]
+
+    def __init__(self, title: str, children: list[NavItem] | None = None) -> None:
+        self.title = title
+        self.children = [] if children is None else children
 
 
 NavItem = NavPage | NavLink | NavGroup
@@ -249,27 +338,46 @@ def nav_pages(items: list[NavItem]) -> Iterator[NavPage]:
             yield from nav_pages(item.children)
 
 
-@dataclass
-class Section:
+class Section(Record):
     """A source's pages as mounted in the host: what an adapter hands to its engine."""
 
+    __slots__ = _fields = ("source", "checkout", "pages", "assets", "nav", "diagnostics",
+                           "aliases", "snippets", "superseded", "upstream", "extensions")
     source: SourceConfig
     checkout: Checkout
     pages: dict[str, Page]  #: by upstream path (relative to docs_dir)
     assets: dict[str, Asset]
     nav: list[NavItem]
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    diagnostics: list[Diagnostic]
     #: symlinks inside docs_dir that were followed: path -> repository path of the target
-    aliases: dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, str]
     #: snippet files (never pages; inlined where pages use them), by path relative to docs_dir
-    snippets: dict[str, Page] = field(default_factory=dict)
+    snippets: dict[str, Page]
     #: pages that lost their URL to another file (``README.md`` next to ``index.md``) -> winner
-    superseded: dict[str, str] = field(default_factory=dict)
+    superseded: dict[str, str]
     #: the upstream's own site configuration (navigation, redirects), when it has one
-    upstream: UpstreamSite | None = None
+    upstream: UpstreamSite | None
     #: the host engine's Markdown extensions its pages use (recorded by the adapter, which
     #: turns on exactly these: MkDocs for the pages that use them)
-    extensions: set[str] = field(default_factory=set)
+    extensions: set[str]
+
+    def __init__(self, source: SourceConfig, checkout: Checkout, pages: dict[str, Page],
+                 assets: dict[str, Asset], nav: list[NavItem],
+                 diagnostics: list[Diagnostic] | None = None,
+                 aliases: dict[str, str] | None = None, snippets: dict[str, Page] | None = None,
+                 superseded: dict[str, str] | None = None, upstream: UpstreamSite | None = None,
+                 extensions: set[str] | None = None) -> None:
+        self.source = source
+        self.checkout = checkout
+        self.pages = pages
+        self.assets = assets
+        self.nav = nav
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self.aliases = {} if aliases is None else aliases
+        self.snippets = {} if snippets is None else snippets
+        self.superseded = {} if superseded is None else superseded
+        self.upstream = upstream
+        self.extensions = set() if extensions is None else extensions
 
     @property
     def mount(self) -> str:

@@ -13,7 +13,6 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .collect.collect import verify_entry
@@ -24,6 +23,7 @@ from .engine import Engine
 from .errors import ContentError, Diagnostic, FetchError, Severity
 from .model import Checkout, Section
 from .plugins import Hooks, make_plugin_manager
+from .records import Record, replace
 from .source.cache import Cache, CacheEntryInvalid
 from .source.lock import Lock, LockEntry, load_lock, pin_for
 from .transform.scancache import ScanCache
@@ -32,12 +32,19 @@ log = logging.getLogger("miles_docs")
 T = TypeVar("T")
 
 
-@dataclass
-class BuildResult:
+class BuildResult(Record):
     """The sections of one build, with its context and timings."""
+
+    __slots__ = _fields = ("ctx", "sections", "timings")
     ctx: BuildContext
     sections: dict[str, Section]
-    timings: dict[str, float] = field(default_factory=dict)
+    timings: dict[str, float]
+
+    def __init__(self, ctx: BuildContext, sections: dict[str, Section],
+                 timings: dict[str, float] | None = None) -> None:
+        self.ctx = ctx
+        self.sections = sections
+        self.timings = {} if timings is None else timings
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -195,9 +202,7 @@ def fetch_pin(config: Config, source: SourceConfig, commit: str, *, hooks: Hooks
 
     The local override is ignored: this is about pins (``miles-docs update``, ``check``).
     """
-    import dataclasses
-
-    pinned = dataclasses.replace(source, local=None)
+    pinned = replace(source, local=None)
     hooks = _hooks(config, hooks)
     ctx = BuildContext(config=config, hooks=hooks,
                        cache=Cache.at(config.cache_dir, keep=config.cache), engine=Engine())

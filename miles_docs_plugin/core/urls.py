@@ -10,11 +10,11 @@ through ``MILES_DOCS_GIT_TOKEN`` instead (see :mod:`miles_docs_plugin.core.sourc
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from .errors import ConfigError
+from .records import FrozenRecord
 
 ALLOWED_SCHEMES = ("https", "http", "ssh", "git", "file")
 SCP_RE = re.compile(
@@ -22,9 +22,11 @@ SCP_RE = re.compile(
 FORGES = {"github.com": "github", "gitlab.com": "gitlab"}
 
 
-@dataclass(frozen=True)
-class RepoUrl:
+class RepoUrl(FrozenRecord):
     """A source's repository URL, parsed and checked (see :func:`parse_repo_url`)."""
+
+    __slots__ = _fields = ("written", "fetch_url", "transport", "host", "path", "forge",
+                           "web_url")
     written: str  #: as in the config
     fetch_url: str  #: what git is given
     transport: str  #: https, http, ssh, git or file
@@ -32,6 +34,17 @@ class RepoUrl:
     path: str  #: repository path on the host ("owner/name") or the local path
     forge: str | None  #: "github", "gitlab" or None
     web_url: str | None  #: https://github.com/owner/name, when known
+
+    def __init__(self, written: str, fetch_url: str, transport: str, host: str | None,
+                 path: str, forge: str | None, web_url: str | None) -> None:
+        _set = object.__setattr__
+        _set(self, "written", written)
+        _set(self, "fetch_url", fetch_url)
+        _set(self, "transport", transport)
+        _set(self, "host", host)
+        _set(self, "path", path)
+        _set(self, "forge", forge)
+        _set(self, "web_url", web_url)
 
     @property
     def display(self) -> str:

@@ -39,6 +39,7 @@ from ..core.config import CONFIG_FILE, TOP_FIELDS, Config, load_host_config
 from ..core.errors import Diagnostic, MilesDocsError, Severity
 from ..core.model import Page, Section
 from ..core.pipeline import BuildResult, build
+from ..core.records import replace
 from ..core.section.banner import BANNER_CSS, insert_banner_html
 from ..core.section.mounts import collisions
 from ..core.section.report import report
@@ -89,15 +90,13 @@ def _release(page: Page, sandboxed: bool) -> None:
 
 def _upstream_page(section: Section, page: Page) -> Page:
     """``page`` with its upstream text, read again from the checkout (see :func:`_release`)."""
-    import dataclasses
-
     path = section.checkout.root / (section.aliases.get(page.path)
                                     or section.repo_path(page.path))
     try:
         text = path.read_text("utf-8")
     except (OSError, UnicodeDecodeError):
         return page
-    return dataclasses.replace(page, text=text)
+    return replace(page, text=text)
 
 
 class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):

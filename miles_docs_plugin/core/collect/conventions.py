@@ -19,7 +19,8 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+
+from ..records import Record
 
 #: A folder's index, best first. ``README.md`` is MkDocs' fallback when there is no index.
 INDEX_FILES = ("index.md", "index.mdx", "index.markdown", "README.md", "readme.md",
@@ -111,14 +112,19 @@ def snippet_paths(pages: Mapping[str, str], files: Iterable[str] = (),
     return found
 
 
-@dataclass
-class IndexRule:
+class IndexRule(Record):
     """The outcome of :func:`index_rule`."""
 
+    __slots__ = _fields = ("dests", "losers")
     #: page path -> its path in the host tree (a folder's index becomes ``<folder>/index.md``)
-    dests: dict[str, str] = field(default_factory=dict)
+    dests: dict[str, str]
     #: page that lost its URL -> the page that has it
-    losers: dict[str, str] = field(default_factory=dict)
+    losers: dict[str, str]
+
+    def __init__(self, dests: dict[str, str] | None = None,
+                 losers: dict[str, str] | None = None) -> None:
+        self.dests = {} if dests is None else dests
+        self.losers = {} if losers is None else losers
 
 
 def _url_key(path: str, readme_index: bool) -> tuple[str, int, bool]:

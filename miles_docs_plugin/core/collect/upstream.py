@@ -22,12 +22,12 @@ import json
 import posixpath
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
 from ..model import NavGroup, NavItem, NavLink, NavPage
+from ..records import FrozenRecord, Record
 
 MAX_REF_DEPTH = 16
 URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
@@ -36,25 +36,42 @@ URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
 Reader = Callable[[str], bytes | None]
 
 
-@dataclass(frozen=True)
-class Redirect:
+class Redirect(FrozenRecord):
     """One redirect of the upstream's own site config."""
+
+    __slots__ = _fields = ("source", "destination")
     source: str  #: ``/old/:slug*``
     destination: str  #: ``/new/:slug*#anchor`` or an absolute URL
 
+    def __init__(self, source: str, destination: str) -> None:
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "destination", destination)
 
-@dataclass
-class UpstreamSite:
+
+class UpstreamSite(Record):
     """What the upstream's own site config says: its nav, redirects and excludes."""
+
+    __slots__ = _fields = ("kind", "file", "nav", "redirects", "notes", "exclude")
     kind: str  #: ``docs.json``, ``mint.json`` or ``mkdocs.yml``
     file: str  #: path of the config file, relative to docs_dir (``../mkdocs.yml`` for MkDocs)
     nav: list[NavItem] | None  #: None when the file has no navigation
-    redirects: list[Redirect] = field(default_factory=list)
+    redirects: list[Redirect]
     #: (message, is_problem): what was left out (other languages, versions) or is wrong
-    notes: list[tuple[str, bool]] = field(default_factory=list)
+    notes: list[tuple[str, bool]]
     #: gitignore-style patterns of files the upstream does not build (MkDocs ``exclude_docs``,
     #: ``draft_docs`` and its defaults)
-    exclude: list[str] = field(default_factory=list)
+    exclude: list[str]
+
+    def __init__(self, kind: str, file: str, nav: list[NavItem] | None,
+                 redirects: list[Redirect] | None = None,
+                 notes: list[tuple[str, bool]] | None = None,
+                 exclude: list[str] | None = None) -> None:
+        self.kind = kind
+        self.file = file
+        self.nav = nav
+        self.redirects = [] if redirects is None else redirects
+        self.notes = [] if notes is None else notes
+        self.exclude = [] if exclude is None else exclude
 
 
 class _Invalid(Exception):

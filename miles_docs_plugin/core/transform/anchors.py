@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
+from ..records import Record
 from .markdown import Heading, HtmlId
 
 #: What GitHub drops from a slug: not a word character, CJK ideograph, ``-`` or space. Written
@@ -69,14 +69,20 @@ def explicit_id(heading: Heading) -> str | None:
     return m.group(1) if m else None
 
 
-@dataclass
-class AnchorMap:
+class AnchorMap(Record):
     """Ids of one page: the emitted ones and every upstream spelling that leads to them."""
 
-    emitted: set[str] = field(default_factory=set)
-    aliases: dict[str, str] = field(default_factory=dict)
+    __slots__ = _fields = ("emitted", "aliases", "too_deep")
+    emitted: set[str]
+    aliases: dict[str, str]
     #: upstream spellings of headings deeper than the engine gives ids to: their level
-    too_deep: dict[str, int] = field(default_factory=dict)
+    too_deep: dict[str, int]
+
+    def __init__(self, emitted: set[str] | None = None, aliases: dict[str, str] | None = None,
+                 too_deep: dict[str, int] | None = None) -> None:
+        self.emitted = set() if emitted is None else emitted
+        self.aliases = {} if aliases is None else aliases
+        self.too_deep = {} if too_deep is None else too_deep
 
     def resolve(self, anchor: str) -> str | None:
         if anchor in self.emitted:

@@ -10,7 +10,8 @@ the component's lines; keeping their number equal keeps upstream line numbers ri
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from ..records import Record
 
 #: Mintlify callouts and the admonition kind each one becomes.
 CALLOUTS = {"Note": "note", "Warning": "warning", "Tip": "tip", "Info": "info",
@@ -30,25 +31,36 @@ KNOWN = set(CALLOUTS) | WRAPPERS | CONTAINERS | INLINE
 FENCE_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 
 
-@dataclass
-class Block:
+class Block(Record):
     """Where a component stands in a page (line indexes), as the components plugin parses it;
     the Mintlify adapter restores the tags from it."""
 
+    __slots__ = _fields = ("name", "attrs", "indent", "start", "end", "children", "inline",
+                           "open_end", "tail", "number")
     name: str
     attrs: dict[str, str]
     indent: str
     start: int  #: line index of the opening tag
     end: int  #: line index of the closing tag (== start for self-closing or one-line)
-    children: list[Block] = field(default_factory=list)
-    inline: str = ""  #: content on the opening line (``<Note>text</Note>``)
-    open_end: int = -1  #: last line of the opening tag (it may span lines)
-    tail: str = ""  #: content before the closing tag on its line (``text</Note>``)
-    number: int = 0  #: index in ``page.extra["components"]``
+    children: list[Block]
+    inline: str  #: content on the opening line (``<Note>text</Note>``)
+    open_end: int  #: last line of the opening tag (it may span lines; -1: ``start``)
+    tail: str  #: content before the closing tag on its line (``text</Note>``)
+    number: int  #: index in ``page.extra["components"]``
 
-    def __post_init__(self) -> None:
-        if self.open_end < 0:
-            self.open_end = self.start
+    def __init__(self, name: str, attrs: dict[str, str], indent: str, start: int, end: int,
+                 children: list[Block] | None = None, inline: str = "", open_end: int = -1,
+                 tail: str = "", number: int = 0) -> None:
+        self.name = name
+        self.attrs = attrs
+        self.indent = indent
+        self.start = start
+        self.end = end
+        self.children = [] if children is None else children
+        self.inline = inline
+        self.open_end = start if open_end < 0 else open_end
+        self.tail = tail
+        self.number = number
 
 
 #: The opening line of a component with ``href`` once the components plugin neutralized it
@@ -56,16 +68,27 @@ class Block:
 LINK_LINE_RE = re.compile(r"^[ \t]*\[(?P<text>.*)\]\((?P<href>.*)\)[ \t]*$")
 
 
-@dataclass
-class Component:
+class Component(Record):
     """One component of a page (``<Note>``, ``<Steps>``, …), as written upstream."""
+
+    __slots__ = _fields = ("name", "attrs", "indent", "body", "inline", "index", "parent")
     name: str
     attrs: dict[str, str]
     indent: str  #: indentation of the opening tag
     body: list[str]  #: the lines between the tags, as written
-    inline: str = ""  #: content on the opening line (``<Note>text</Note>``)
-    index: int = 1  #: 1-based position among siblings of the same name (numbers Steps)
-    parent: str | None = None
+    inline: str  #: content on the opening line (``<Note>text</Note>``)
+    index: int  #: 1-based position among siblings of the same name (numbers Steps)
+    parent: str | None
+
+    def __init__(self, name: str, attrs: dict[str, str], indent: str, body: list[str],
+                 inline: str = "", index: int = 1, parent: str | None = None) -> None:
+        self.name = name
+        self.attrs = attrs
+        self.indent = indent
+        self.body = body
+        self.inline = inline
+        self.index = index
+        self.parent = parent
 
     @property
     def title(self) -> str:

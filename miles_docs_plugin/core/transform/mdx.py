@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass, field
+
+from ..records import Record
 
 CONTAINER_RE = re.compile(r"^\{(?!code|mermaid|eval|literalinclude)[\w-]+\}")
 FENCE_RE = re.compile(r"^(?P<indent>[ \t>]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
@@ -33,15 +34,25 @@ FENCE_OPTION_RE = re.compile(r"""(?P<key>[A-Za-z][\w-]*)=(?:"(?P<dq>[^"]*)"|'(?P
                              r"""(?P<br>\{(?:[^{}]|\{[^{}]*\})*\})|(?P<bare>\S+))""")
 
 
-@dataclass
-class Fence:
+class Fence(Record):
     """A fenced code block of a page, by its lines."""
+
+    __slots__ = _fields = ("start", "end", "indent", "marker", "info", "closed")
     start: int  #: line of the opening fence
     end: int  #: line of the closing fence (the last line when it is never closed)
     indent: str
     marker: str
     info: str
-    closed: bool = True
+    closed: bool
+
+    def __init__(self, start: int, end: int, indent: str, marker: str, info: str,
+                 closed: bool = True) -> None:
+        self.start = start
+        self.end = end
+        self.indent = indent
+        self.marker = marker
+        self.info = info
+        self.closed = closed
 
 
 def fences(lines: list[str], *, directives: bool = True) -> list[Fence]:
@@ -87,17 +98,27 @@ def code_lines(found: list[Fence]) -> set[int]:
     return lines
 
 
-@dataclass
-class Tag:
+class Tag(Record):
     """One JSX tag as written: ``<Name attr="v" flag expr={…}>``."""
 
+    __slots__ = _fields = ("name", "closing", "self_closing", "attrs", "end", "expressions")
     name: str
     closing: bool
     self_closing: bool
-    attrs: dict[str, str] = field(default_factory=dict)
-    end: int = 0  #: offset just after ``>`` in the text that was read
+    attrs: dict[str, str]
+    end: int  #: offset just after ``>`` in the text that was read
     #: attributes written as JavaScript expressions (``{…}``) that are not string literals
-    expressions: set[str] = field(default_factory=set)
+    expressions: set[str]
+
+    def __init__(self, name: str, closing: bool, self_closing: bool,
+                 attrs: dict[str, str] | None = None, end: int = 0,
+                 expressions: set[str] | None = None) -> None:
+        self.name = name
+        self.closing = closing
+        self.self_closing = self_closing
+        self.attrs = {} if attrs is None else attrs
+        self.end = end
+        self.expressions = set() if expressions is None else expressions
 
 
 def skip_braces(text: str, pos: int) -> int:
@@ -266,12 +287,18 @@ def strip_module_syntax(lines: list[str], code: set[int]) -> dict[str, str]:
     return imports
 
 
-@dataclass
-class FenceMeta:
+class FenceMeta(Record):
     """What a fence's info string says: language, title and options."""
+
+    __slots__ = _fields = ("lang", "title", "options")
     lang: str
     title: str
     options: dict[str, str]
+
+    def __init__(self, lang: str, title: str, options: dict[str, str]) -> None:
+        self.lang = lang
+        self.title = title
+        self.options = options
 
 
 def fence_meta(info: str) -> FenceMeta:
