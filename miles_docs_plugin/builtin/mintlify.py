@@ -10,10 +10,10 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
+from ..core.patterns import lazy_re
 from ..core.transform.lookup import split_url
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ..core.transform.markdown import LinkRef
 
 CONFIG_FILES = ("docs.json", "mint.json")
-SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+SCHEME_RE = lazy_re(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
 
 def site_config(section: Section, ctx: BuildContext) -> dict[str, Any] | None:

@@ -18,6 +18,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
+from ..core.patterns import lazy_re
 from ..core.transform.blocks import escape_inline
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from ..core.model import Page, Section
 
 METHODS = ("get", "post", "put", "patch", "delete", "head", "options", "trace")
-OPENAPI_RE = re.compile(r"^\s*(?:(?P<spec>\S+)\s+)?(?P<method>[A-Za-z]+)\s+(?P<path>/\S*)\s*$")
+OPENAPI_RE = lazy_re(r"^\s*(?:(?P<spec>\S+)\s+)?(?P<method>[A-Za-z]+)\s+(?P<path>/\S*)\s*$")
 DEFAULT_SPECS = ("openapi.json", "openapi.yaml", "openapi.yml")
 #: Spec files larger than this are not read (the page then says the spec is missing).
 MAX_SPEC = 16 * 2**20

@@ -15,6 +15,7 @@ import posixpath
 import re
 from typing import TYPE_CHECKING
 
+from ..core.patterns import lazy_re
 from ..core.transform.markdown import rewrite, scan
 from ..core.transform.mdx import code_lines, fences, read_tag, strip_module_syntax
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 #: Snippets inside snippets are followed this deep (and no further: a loop ends here).
 MAX_NESTING = 8
 SNIPPET_DIRS = ("snippets", "_snippets")
-FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
+FRONT_MATTER_RE = lazy_re(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
 
 
 def _read(section: Section, rel: str) -> str | None:

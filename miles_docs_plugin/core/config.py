@@ -20,6 +20,7 @@ import yaml
 
 from .env import env_flag
 from .errors import ConfigError
+from .patterns import lazy_re
 from .plugins import BUILTIN_NAMES, make_plugin_manager
 from .records import FrozenRecord
 from .urls import RepoUrl, parse_repo_url
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 CONFIG_FILE = "miles-docs.yml"
 LOCK_FILE = "miles-docs.lock"
 
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+NAME_RE = lazy_re(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 UNRESOLVED_CHOICES = ("warn", "error", "ignore")
 
 

@@ -7,7 +7,6 @@ A config's ``disable:`` turns built-ins off by their short name (:data:`BUILTIN_
 from __future__ import annotations
 
 import functools
-import importlib
 import importlib.metadata
 import sys
 from collections.abc import Iterable
@@ -127,7 +126,10 @@ def make_plugin_manager(extra: Iterable[Any] = (), *, entry_points: bool = True)
     pm = pluggy.PluginManager(PROJECT)
     pm.add_hookspecs(hookspecs)
     for name, module in BUILTIN_PLUGINS:
-        pm.register(importlib.import_module(module), name=name)
+        # ``__import__`` (an import statement's path) rather than ``importlib.import_module``,
+        # whose imports ``python -X importtime`` does not list
+        __import__(module)
+        pm.register(sys.modules[module], name=name)
     if entry_points:
         # what ``pm.load_setuptools_entrypoints(PROJECT)`` does, from a scan kept per process
         for ep in group_entry_points(tuple(sys.path)):

@@ -14,10 +14,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .errors import ConfigError
+from .patterns import lazy_re
 from .records import FrozenRecord
 
 ALLOWED_SCHEMES = ("https", "http", "ssh", "git", "file")
-SCP_RE = re.compile(
+SCP_RE = lazy_re(
     r"^(?:(?P<user>[A-Za-z0-9._~-]+)@)?(?P<host>[A-Za-z0-9.-]+):(?P<path>[^/].*|/.*)$")
 FORGES = {"github.com": "github", "gitlab.com": "gitlab"}
 

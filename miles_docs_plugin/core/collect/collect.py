@@ -12,13 +12,14 @@ import yaml
 from ..config import docs_prefix
 from ..errors import ContentError, Severity
 from ..model import PAGE_SUFFIXES, Checkout, Page, Section, nav_pages
+from ..patterns import lazy_re
 from ..source.cache import CacheEntryInvalid
 from ..source.integrity import IntegrityError, blob_id, verify_commit
 from .conventions import index_rule, is_hidden, snippet_paths
 from .upstream import UpstreamSite, read_upstream
 
 #: The same front matter rule as MkDocs (``mkdocs.utils.meta``): ``---`` lines around YAML.
-FRONT_MATTER_RE = re.compile(r"\A-{3}[ \t]*\r?\n(.*?\r?\n)??(?:\.{3}|-{3})[ \t]*(?:\r?\n|\Z)", re.S)
+FRONT_MATTER_RE = lazy_re(r"\A-{3}[ \t]*\r?\n(.*?\r?\n)??(?:\.{3}|-{3})[ \t]*(?:\r?\n|\Z)", re.S)
 MAX_FRONT_MATTER = 256 * 1024
 MAX_SYMLINK_HOPS = 40
 
@@ -33,7 +34,7 @@ SafeLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 #: rules: a value that starts with a letter and holds no indicator (``:``, ``#``, quotes at the
 #: start, brackets), and no key or value that YAML 1.1 reads as a boolean or null. Anything
 #: else goes to the YAML loader.
-_SIMPLE_LINE_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*): +([A-Za-z][A-Za-z0-9 _.,()/'-]*?) *\n")
+_SIMPLE_LINE_RE = lazy_re(r"([A-Za-z_][A-Za-z0-9_-]*): +([A-Za-z][A-Za-z0-9 _.,()/'-]*?) *\n")
 _YAML_WORDS = frozenset({"y", "yes", "n", "no", "true", "false", "on", "off", "null"})
 
 
@@ -190,7 +191,7 @@ def verify_entry(checkout: Checkout) -> None:
 
 #: Characters no file name of a section may hold: control characters (a newline in a name
 #: would end a toctree entry or a YAML line) and the characters that make markup in HTML.
-BAD_NAME_RE = re.compile(r'[\x00-\x1f\x7f<>"]')
+BAD_NAME_RE = lazy_re(r'[\x00-\x1f\x7f<>"]')
 MAX_NAME_BYTES = 200
 
 

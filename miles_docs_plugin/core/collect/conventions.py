@@ -20,6 +20,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
 
+from ..patterns import lazy_re
 from ..records import Record
 
 #: A folder's index, best first. ``README.md`` is MkDocs' fallback when there is no index.
@@ -29,11 +30,11 @@ INDEX_FILES = ("index.md", "index.mdx", "index.markdown", "README.md", "readme.m
 SUFFIX_RANK = (".md", ".mdx", ".markdown")
 SNIPPET_DIR = "snippets"
 
-_IMPORT_RE = re.compile(
+_IMPORT_RE = lazy_re(
     r"""^[ \t]*import\s+(?:[\w*{}\s,$]+?\s+from\s+)?["']([^"'\n]+)["'];?[ \t]*$""", re.M)
-_SNIPPET_TAG_RE = re.compile(
+_SNIPPET_TAG_RE = lazy_re(
     r"""<Snippet\b[^>]*?\bfile\s*=\s*(?:"([^"]+)"|'([^']+)'|\{\s*["']([^"']+)["']\s*\})""")
-_FENCE_RE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n.*?^[ \t]{0,3}\1[`~]*[ \t]*$", re.M | re.S)
+_FENCE_RE = lazy_re(r"^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n.*?^[ \t]{0,3}\1[`~]*[ \t]*$", re.M | re.S)
 
 
 def is_hidden(path: str) -> bool:

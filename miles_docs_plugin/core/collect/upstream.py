@@ -27,10 +27,11 @@ from typing import Any
 import yaml
 
 from ..model import NavGroup, NavItem, NavLink, NavPage
+from ..patterns import lazy_re
 from ..records import FrozenRecord, Record
 
 MAX_REF_DEPTH = 16
-URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
+URL_RE = lazy_re(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
 
 #: reads a docs-relative file of the checkout (verified); None when it does not exist
 Reader = Callable[[str], bytes | None]

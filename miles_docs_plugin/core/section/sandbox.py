@@ -26,10 +26,11 @@ from typing import Any
 import yaml
 
 from ..model import Page
+from ..patterns import lazy_re
 
 #: pymdownx.snippets markers (inline ``--8<-- "file"`` and block ``--8<--`` lines), with any
 #: escapes already there.
-SNIPPET_MARKER_RE = re.compile(r"(?m)^([ \t]*)(;*-+8<-+(?:[ \t]+\S.*)?\r?)$")
+SNIPPET_MARKER_RE = lazy_re(r"(?m)^([ \t]*)(;*-+8<-+(?:[ \t]+\S.*)?\r?)$")
 #: Front matter values that may reach an engine. Strings are HTML-escaped: themes print
 #: titles and descriptions without escaping them.
 SAFE_TEXT_KEYS = ("title", "description")

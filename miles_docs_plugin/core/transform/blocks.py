@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from ..patterns import lazy_re
 from ..records import Record
 
 #: Mintlify callouts and the admonition kind each one becomes.
@@ -28,7 +29,7 @@ GROUPS = {"CardGroup", "Columns", "TileGroup"}
 INLINE = {"Badge", "Tooltip", "Icon", "Link", "Kbd"}
 KNOWN = set(CALLOUTS) | WRAPPERS | CONTAINERS | INLINE
 
-FENCE_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+FENCE_RE = lazy_re(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 
 
 class Block(Record):
@@ -65,7 +66,7 @@ class Block(Record):
 
 #: The opening line of a component with ``href`` once the components plugin neutralized it
 #: without markers.
-LINK_LINE_RE = re.compile(r"^[ \t]*\[(?P<text>.*)\]\((?P<href>.*)\)[ \t]*$")
+LINK_LINE_RE = lazy_re(r"^[ \t]*\[(?P<text>.*)\]\((?P<href>.*)\)[ \t]*$")
 
 
 class Component(Record):
@@ -224,7 +225,7 @@ def fallback(c: Component) -> list[str]:
     return c.wrap([f"{ind}{head}" if head else ""], card_body(c), [""])
 
 
-IMAGE_LINE_RE = re.compile(r"^\s*!\[(?P<alt>[^\]]*)\]\((?P<src><[^>]*>|[^\s)]+)\)\s*$")
+IMAGE_LINE_RE = lazy_re(r"^\s*!\[(?P<alt>[^\]]*)\]\((?P<src><[^>]*>|[^\s)]+)\)\s*$")
 
 
 def framed_image(c: Component) -> tuple[str, str] | None:

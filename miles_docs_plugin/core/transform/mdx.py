@@ -18,19 +18,20 @@ from __future__ import annotations
 import html
 import re
 
+from ..patterns import lazy_re
 from ..records import Record
 
-CONTAINER_RE = re.compile(r"^\{(?!code|mermaid|eval|literalinclude)[\w-]+\}")
-FENCE_RE = re.compile(r"^(?P<indent>[ \t>]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
-NAME_RE = re.compile(r"[A-Za-z][\w.:-]*")
+CONTAINER_RE = lazy_re(r"^\{(?!code|mermaid|eval|literalinclude)[\w-]+\}")
+FENCE_RE = lazy_re(r"^(?P<indent>[ \t>]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+NAME_RE = lazy_re(r"[A-Za-z][\w.:-]*")
 #: ``import X from '…'``, ``import {a, b} from "…"``, ``import '…'`` (MDX module syntax)
-IMPORT_RE = re.compile(r"""^import\s+(?:[\w*{}\s,]+\s+from\s+)?["'][^"']+["'];?\s*$""")
-IMPORT_DEFAULT_RE = re.compile(r"""^import\s+([A-Z]\w*)\s+from\s+["']([^"']+)["'];?\s*$""")
-EXPORT_RE = re.compile(r"^export\s+(?:const|let|var|function|default|async|class|\{)")
-COMMENT_RE = re.compile(r"\{\s*/\*.*?\*/\s*\}", re.S)
+IMPORT_RE = lazy_re(r"""^import\s+(?:[\w*{}\s,]+\s+from\s+)?["'][^"']+["'];?\s*$""")
+IMPORT_DEFAULT_RE = lazy_re(r"""^import\s+([A-Z]\w*)\s+from\s+["']([^"']+)["'];?\s*$""")
+EXPORT_RE = lazy_re(r"^export\s+(?:const|let|var|function|default|async|class|\{)")
+COMMENT_RE = lazy_re(r"\{\s*/\*.*?\*/\s*\}", re.S)
 #: Boolean code-block options of Mintlify (a bare word that is not part of the title).
 FENCE_FLAGS = {"lines", "wrap", "expandable", "twoslash", "diff", "showLineNumbers"}
-FENCE_OPTION_RE = re.compile(r"""(?P<key>[A-Za-z][\w-]*)=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|"""
+FENCE_OPTION_RE = lazy_re(r"""(?P<key>[A-Za-z][\w-]*)=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|"""
                              r"""(?P<br>\{(?:[^{}]|\{[^{}]*\})*\})|(?P<bare>\S+))""")
 
 
