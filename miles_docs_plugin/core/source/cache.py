@@ -33,17 +33,16 @@ import json
 import os
 import re
 import shutil
-import signal
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import FetchError
 from ..model import EntryKind, RepoTree
+from ..records import Record
 from ..urls import RepoUrl
 
 fcntl: Any
@@ -87,9 +86,11 @@ def _remove_throwaway(pid: int, folder: Path) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-@dataclass
-class Manifest:
+class Manifest(Record):
     """What a cache entry holds: the pinned tree of the docs folder and its blob ids."""
+
+    __slots__ = _fields = ("repo", "commit", "docs_dir", "commit_date", "tree", "blobs", "modes",
+                           "objects", "commit_object")
     repo: str
     commit: str
     docs_dir: str
@@ -98,8 +99,22 @@ class Manifest:
     blobs: dict[str, str]
     modes: dict[str, str]
     #: every entry of the commit's tree, submodules included: path -> (mode, object id)
-    objects: dict[str, tuple[str, str]] = field(default_factory=dict)
-    commit_object: bytes = b""  #: the raw commit object (it must hash to ``commit``)
+    objects: dict[str, tuple[str, str]]
+    commit_object: bytes  #: the raw commit object (it must hash to ``commit``)
+
+    def __init__(self, repo: str, commit: str, docs_dir: str, commit_date: str,
+                 tree: dict[str, EntryKind], blobs: dict[str, str], modes: dict[str, str],
+                 objects: dict[str, tuple[str, str]] | None = None,
+                 commit_object: bytes = b"") -> None:
+        self.repo = repo
+        self.commit = commit
+        self.docs_dir = docs_dir
+        self.commit_date = commit_date
+        self.tree = tree
+        self.blobs = blobs
+        self.modes = modes
+        self.objects = {} if objects is None else objects
+        self.commit_object = commit_object
 
     def to_json(self) -> str:
         return json.dumps({
@@ -282,6 +297,8 @@ class Cache:
 
     def remove_leftover(self, leftover: Leftover) -> None:
         """Stop the processes still working in a leftover, then delete it."""
+        import signal  # only after a killed build: not on every import
+
         for pid in leftover.pids:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
@@ -300,12 +317,18 @@ class Cache:
 OWNER_SUFFIX = ".owner"
 
 
-@dataclass
-class Leftover:
+class Leftover(Record):
     """What a killed build left below the cache's ``tmp/`` (and who still works in it)."""
+
+    __slots__ = _fields = ("path", "size", "pids")
     path: Path  #: a folder (or an owner file) below ``tmp/``
     size: int  #: bytes
     pids: list[int]  #: processes still working in it (a git a killed build started)
+
+    def __init__(self, path: Path, size: int, pids: list[int]) -> None:
+        self.path = path
+        self.size = size
+        self.pids = pids
 
 
 def _owner_file(tmp: Path) -> Path:

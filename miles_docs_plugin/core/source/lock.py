@@ -8,31 +8,43 @@ Builds read it and never write it. ``miles-docs lock`` adds missing entries and
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Config, SourceConfig, load_yaml_file
 from ..errors import ConfigError, LockError
 from ..files import atomic_write
+from ..records import FrozenRecord
 
 LOCK_VERSION = 1
 SHA_RE = re.compile(r"^[0-9a-f]{40}$")
 
 
-@dataclass(frozen=True)
-class LockEntry:
+class LockEntry(FrozenRecord):
     """One source's pin in the lock file."""
+
+    __slots__ = _fields = ("name", "repo", "ref", "commit")
     name: str
     repo: str
     ref: str
     commit: str
 
+    def __init__(self, name: str, repo: str, ref: str, commit: str) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "repo", repo)
+        object.__setattr__(self, "ref", ref)
+        object.__setattr__(self, "commit", commit)
 
-@dataclass(frozen=True)
-class Lock:
+
+class Lock(FrozenRecord):
     """The lock file: every source's pin."""
+
+    __slots__ = _fields = ("path", "entries")
     path: Path
     entries: dict[str, LockEntry]
+
+    def __init__(self, path: Path, entries: dict[str, LockEntry]) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "entries", entries)
 
     def stale(self, config: Config) -> list[str]:
         """Entries for sources that are no longer configured."""
