@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass, field
 from html.parser import HTMLParser
+
+from ..records import Record
 
 #: Attributes whose value is a URL (or a list of them) in HTML, SVG and MathML.
 URL_ATTRS = frozenset({
@@ -86,20 +87,27 @@ def unsafe_url(value: str, attr: str = "href") -> bool:
     return True
 
 
-@dataclass
-class Removed:
+class Removed(Record):
     """What the sanitiser took out of a page (for the report)."""
 
+    __slots__ = _fields = ("what", "needle")
     what: str  #: e.g. ``onerror attribute of <img>``
     needle: str  #: text to look for in the page source to find the line
 
+    def __init__(self, what: str, needle: str) -> None:
+        self.what = what
+        self.needle = needle
 
-@dataclass
+
 class _State:
     """What the sanitizer has written and removed so far."""
-    out: list[str] = field(default_factory=list)
-    removed: list[Removed] = field(default_factory=list)
-    skipping: str | None = None  #: inside an element dropped with its content
+
+    __slots__ = ("out", "removed", "skipping")
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.removed: list[Removed] = []
+        self.skipping: str | None = None  #: inside an element dropped with its content
 
 
 class _Sanitizer(HTMLParser):
