@@ -72,13 +72,15 @@ def test_a_fresh_manager_per_build() -> None:
 
 #: Modules a warm single-source build never runs, imported on first use: git (a cold fetch),
 #: the thread pool (several sources), difflib (a config mistake), the MkDocs-dialect converter
-#: (MkDocs upstreams), pathspec (an MkDocs upstream's excludes). What each engine imports
-#: itself (MkDocs: pathspec) is left out of its list.
+#: (MkDocs upstreams), pathspec (an MkDocs upstream's excludes), signal (stopping the git of a
+#: killed build), snippets (pages that include files). What each engine imports itself
+#: (MkDocs: pathspec; Sphinx: signal) is left out of its list.
 LAZY = {
-    "mkdocs": ["concurrent.futures", "difflib", "subprocess",
-               "miles_docs_plugin.core.source.git", "miles_docs_plugin.core.transform.dialect"],
+    "mkdocs": ["concurrent.futures", "difflib", "subprocess", "signal",
+               "miles_docs_plugin.core.source.git", "miles_docs_plugin.core.transform.dialect",
+               "miles_docs_plugin.builtin.snippets"],
     "sphinx": ["pathspec", "miles_docs_plugin.core.source.git",
-               "miles_docs_plugin.core.transform.dialect"],
+               "miles_docs_plugin.core.transform.dialect", "miles_docs_plugin.builtin.snippets"],
 }
 ADAPTER = {"mkdocs": "miles_docs_plugin.mkdocs_plugin", "sphinx": "miles_docs_plugin.sphinx_ext"}
 
@@ -94,6 +96,49 @@ def test_loading_the_plugin_imports_only_what_every_build_needs(engine: str) -> 
                          check=False)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+
+
+#: Modules every build loads whose classes are written by hand (``core/records.py``) and whose
+#: patterns are compiled on first use (``core/patterns.py``): loading them generates no code.
+#: (The lock's and the sanitizer's few patterns serve every build: they are compiled at once.)
+LEAN = ["miles_docs_plugin.builtin.components", "miles_docs_plugin.builtin.mintlify",
+        "miles_docs_plugin.builtin.openapi", "miles_docs_plugin.core.collect.collect",
+        "miles_docs_plugin.core.collect.conventions", "miles_docs_plugin.core.collect.upstream",
+        "miles_docs_plugin.core.config", "miles_docs_plugin.core.context",
+        "miles_docs_plugin.core.errors", "miles_docs_plugin.core.model",
+        "miles_docs_plugin.core.pipeline", "miles_docs_plugin.core.section.sandbox",
+        "miles_docs_plugin.core.section.sanitize", "miles_docs_plugin.core.source.cache",
+        "miles_docs_plugin.core.source.lock", "miles_docs_plugin.core.transform.anchors",
+        "miles_docs_plugin.core.transform.blocks", "miles_docs_plugin.core.transform.mdx",
+        "miles_docs_plugin.core.urls"]
+
+
+@pytest.mark.parametrize("engine", ["mkdocs", "sphinx"])
+def test_loading_the_plugin_generates_no_code(engine: str) -> None:
+    # ``@dataclass`` compiles each class's methods, ``re.compile`` each pattern: at import,
+    # that was half of loading the plugin on every build
+    code = ("import dataclasses, json, re, sys\n"
+            "compiled = set()\n"
+            "real = re.compile\n"
+            "def spy(pattern, flags=0):\n"
+            "    compiled.add(sys._getframe(1).f_globals.get('__name__'))\n"
+            "    return real(pattern, flags)\n"
+            "re.compile = spy\n"
+            f"import {ADAPTER[engine]}\n"
+            "from miles_docs_plugin.core.plugins import make_plugin_manager\n"
+            "make_plugin_manager()\n"
+            f"lean = {LEAN!r}\n"
+            "data = [f'{c.__module__}.{c.__name__}' for name in lean\n"
+            "        for c in vars(sys.modules[name]).values()\n"
+            "        if isinstance(c, type) and c.__module__ == name\n"
+            "        and dataclasses.is_dataclass(c)]\n"
+            "eager = {'miles_docs_plugin.core.source.lock',\n"
+            "         'miles_docs_plugin.core.section.sanitize'}\n"
+            "print(json.dumps([sorted(data), sorted(compiled & set(lean) - eager)]))\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[[], []]"
 
 
 def test_the_entry_point_scan_is_read_once_per_path(tmp_path: Path,

@@ -12,7 +12,13 @@ into the byte code cache) and take equality, ``repr``, hashing and immutability 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+if TYPE_CHECKING:  # mypy then checks that frozen fields are never assigned, as for a data class
+    from typing_extensions import dataclass_transform
+else:
+    def dataclass_transform(**_: Any) -> Any:
+        return lambda cls: cls
 
 R = TypeVar("R", bound="Record")
 
@@ -56,6 +62,7 @@ class Record:
             object.__setattr__(self, name, value)
 
 
+@dataclass_transform(frozen_default=True)
 class FrozenRecord(Record):
     """A :class:`Record` whose fields cannot be assigned after ``__init__``; hashable."""
 
