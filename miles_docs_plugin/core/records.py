@@ -12,6 +12,8 @@ into the byte code cache) and take equality, ``repr``, hashing and immutability 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 if TYPE_CHECKING:  # mypy then checks that frozen fields are never assigned, as for a data class
@@ -39,8 +41,9 @@ class Record:
     _nocompare: ClassVar[frozenset[str]] = frozenset()
 
     def _key(self) -> tuple[Any, ...]:
-        skip = self._nocompare
-        return tuple(getattr(self, f) for f in self._fields if f not in skip)
+        """The compared fields, as a tuple (through a getter made on first use per class)."""
+        getter = _KEYS.get(type(self)) or _key_getter(type(self))
+        return getter(self)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -76,6 +79,24 @@ class FrozenRecord(Record):
 
     def __delattr__(self, name: str) -> None:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+#: per class, what gives an instance's compared fields as a tuple (``attrgetter``: one C call)
+_KEYS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+
+
+def _key_getter(cls: type[Record]) -> Callable[[Any], tuple[Any, ...]]:
+    compared = [f for f in cls._fields if f not in cls._nocompare]
+    getter: Callable[[Any], tuple[Any, ...]]
+    if len(compared) == 1:
+        one = attrgetter(compared[0])
+        getter = lambda obj: (one(obj),)  # noqa: E731
+    elif compared:
+        getter = attrgetter(*compared)
+    else:
+        getter = lambda obj: ()  # noqa: E731
+    _KEYS[cls] = getter
+    return getter
 
 
 def replace(obj: R, /, **changes: Any) -> R:
