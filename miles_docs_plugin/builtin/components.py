@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
 from ..core.errors import Diagnostic, Severity
-from ..core.patterns import lazy_re
 from ..core.records import Record, replace
 from ..core.transform.blocks import INLINE, KNOWN, Block, Component
 from ..core.transform.mdx import (
@@ -39,9 +38,9 @@ if TYPE_CHECKING:
     from ..core.model import Page, Section
 
 
-HAS_COMPONENT_RE = lazy_re(r"(?m)^[ \t]*</?[A-Z]|<(?:Badge|Tooltip|Icon|Link|Kbd)\b|"
+HAS_COMPONENT_RE = re.compile(r"(?m)^[ \t]*</?[A-Z]|<(?:Badge|Tooltip|Icon|Link|Kbd)\b|"
                               r"<[a-z][^>]*\s(?:[\w-]+=\{|className=)")
-HAS_MDX_RE = lazy_re(r"(?m)^(?:import|export)\s|\{\s*/\*|^[ \t]*<div\b")
+HAS_MDX_RE = re.compile(r"(?m)^(?:import|export)\s|\{\s*/\*|^[ \t]*<div\b")
 #: Deeper nesting than this is reported and left as text (it also bounds the recursion).
 MAX_DEPTH = 32
 #: An opening tag may span this many lines (``<Card\n  title="…"\n  href="…"\n>``).
@@ -50,7 +49,7 @@ MAX_TAG_LINES = 40
 BLOCK_HTML = {"div"}
 #: Where a component stood, once its tags are neutralized: positions that survive edits of
 #: other plugins (``mdp_prepare_page``) between preparation and rendering.
-MARK_RE = lazy_re(r"<!--(?P<close>/)?mdp:(?P<n>\d+)(?::(?P<kind>[a-z]))?-->")
+MARK_RE = re.compile(r"<!--(?P<close>/)?mdp:(?P<n>\d+)(?::(?P<kind>[a-z]))?-->")
 
 
 def parse_attrs(raw: str) -> dict[str, str]:
@@ -59,12 +58,12 @@ def parse_attrs(raw: str) -> dict[str, str]:
 
 
 _BLOCK_PARSER: Any = None
-H1_CANDIDATE_RE = lazy_re(r"(?m)^ {0,3}(?:#(?:[ \t]|$)|=+[ \t]*$)")
-HEADING_ATTR_RE = lazy_re(
+H1_CANDIDATE_RE = re.compile(r"(?m)^ {0,3}(?:#(?:[ \t]|$)|=+[ \t]*$)")
+HEADING_ATTR_RE = re.compile(
     r"^( {0,3}#{1,6}[ \t].*?)[ \t]*\{[ \t]*#([A-Za-z][\w:.-]*)[^}]*\}[ \t]*$")
-DIALECT_RE = lazy_re(r"(?m)^[ \t]*(?:!!!|\?\?\?|===|:::)[+!]?[ \t]+\S")
-FENCE_META_RE = lazy_re(r"(?m)^[ \t]*(?:`{3,}|~{3,})[ \t]*[^\s`{][^\s`]*[ \t]+[^\s`]")
-MERMAID_RE = lazy_re(r"(?m)^[ \t>]*(?:`{3,}|~{3,})[ \t]*mermaid\b")
+DIALECT_RE = re.compile(r"(?m)^[ \t]*(?:!!!|\?\?\?|===|:::)[+!]?[ \t]+\S")
+FENCE_META_RE = re.compile(r"(?m)^[ \t]*(?:`{3,}|~{3,})[ \t]*[^\s`{][^\s`]*[ \t]+[^\s`]")
+MERMAID_RE = re.compile(r"(?m)^[ \t>]*(?:`{3,}|~{3,})[ \t]*mermaid\b")
 
 
 class Blocks(Record):
