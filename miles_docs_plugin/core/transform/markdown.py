@@ -211,7 +211,12 @@ class _Collector:
             if not res.ok or res.pos == pos:
                 return
             raw, dest = src[pos:res.pos], res.str
-        page_start = self._map(pos, raw)
+        self.found_link(image, pos, raw, dest)
+
+    def found_link(self, image: bool, src_start: int, raw: str, dest: str) -> None:
+        """Report an inline link or image whose destination ``raw`` starts at ``src_start``
+        in the inline source."""
+        page_start = self._map(src_start, raw)
         if page_start is None:
             self.result.unmapped.append((self._guess_line(), raw))
             return
@@ -395,14 +400,28 @@ def _core_inline(state: Any) -> None:
             if collector is None or collector.reference or heading or _inline_yields(content):
                 if collector is not None:
                     collector.begin_inline(token)
-                if (collector is None or collector.reference or heading
-                        or not _links_only(state, content, collector)):
+                if collector is None or collector.reference or heading:
                     state.md.inline.parse(content, state.md, state.env, token.children)
+                else:
+                    _inline_links(state, content, collector)
         elif token.type == "html_block" and collector is not None:
             collector.html_block(token)
         previous = token
     if collector is not None:
         collector.current = None
+
+
+def _inline_links(state: Any, content: str, collector: _Collector) -> None:
+    """Report the links of ``content`` (not a heading's): read by :mod:`.inline_links` when
+    it can, else by markdown-it's own rules (:func:`_links_only`)."""
+    from .inline_links import find_links
+
+    found = find_links(content, "references" in state.env)
+    if found is None:
+        _links_only(state, content, collector)
+        return
+    for image, start, end, dest in found:
+        collector.found_link(image, start, content[start:end], dest)
 
 
 #: The characters where an inline rule may consume a "[" or a "!" (that the link and image rules

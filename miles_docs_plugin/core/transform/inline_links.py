@@ -1,0 +1,302 @@
+"""Inline links and images of one paragraph, found as markdown-it-py's inline rules find them.
+
+:func:`find_links` reads the inline content of a block (a paragraph, a table cell) the way
+markdown-it-py's tokenizer does for the rules that decide where a link is: ``link`` and
+``image`` (labels with their bracket levels and no nested links, inline destinations with their
+parentheses and escapes, titles in the three quote styles), ``backticks`` (a code span takes its
+brackets with it), ``escape`` (an escaped bracket is text) and the lookahead that markdown-it
+runs inside labels (``skipToken``, with its per-position memo). The other rules (text,
+emphasis, entities, line breaks) never consume a bracket, a backtick or a backslash, so they
+are stepped over.
+
+It does not handle the rest, and says so by returning None, so that the caller parses the
+content with markdown-it itself:
+
+* a ``<`` that may start an autolink or raw HTML (both are reported, and both take brackets);
+* a page with reference definitions, once a bracket could be a reference link;
+* brackets nested deeper than markdown-it's recursion limit could reach, or content that would
+  take this reader more than a bounded number of steps.
+
+The tests compare the result with markdown-it's on every corpus page and on generated pages.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: What the tokenizer stops at: a link or an image, a code span, an escape, HTML or an autolink.
+_TOP_RE = re.compile(r"[\[!`\\<]")
+#: The same inside a label, where a "]" may close it.
+_LABEL_RE = re.compile(r"[\[\]!`\\<]")
+#: A destination markdown-it reads as it is: no parenthesis, escape, entity, "<", space or
+#: control character.
+_PLAIN_DESTINATION_RE = re.compile(r"[^\x00-\x20()\\&<\x7f]+")
+#: After "<": what may start an autolink (a scheme, an e-mail address) or an HTML tag.
+_MAY_BE_TAG_RE = re.compile(r"<(?:[A-Za-z!?/]|[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\-]+@)")
+#: The characters markdown-it's ``escape`` rule takes with the backslash (and a line break).
+_ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~\n")
+#: Deeper than this many nested link attempts, markdown-it's ``maxNesting`` (20) comes near.
+_MAX_DEPTH = 8
+_WHITESPACE = " \t\n"
+
+
+class _Fallback(Exception):
+    """The content holds something this reader leaves to markdown-it."""
+
+
+#: (image, destination start, destination end, destination) for each inline link or image.
+Found = tuple[bool, int, int, str]
+
+
+def find_links(content: str, references: bool) -> list[Found] | None:
+    """The inline links and images of ``content`` in the order markdown-it's wrapped rules
+    report them (a link after the images in its text), or None when markdown-it must read it.
+
+    ``references``: the page has reference definitions (a bracket may then be a reference
+    link, which this reader leaves to markdown-it).
+    """
+    reader = _Reader(content, references)
+    try:
+        reader.tokenize(0, len(content), 0)
+    except _Fallback:
+        return None
+    return reader.found
+
+
+class _Reader:
+    __slots__ = ("budget", "cache", "found", "references", "src")
+
+    def __init__(self, src: str, references: bool) -> None:
+        self.src = src
+        self.references = references
+        self.cache: dict[int, int] = {}  #: skipToken's memo: position -> position after
+        self.found: list[Found] = []
+        self.budget = 64 * len(src) + 256
+
+    def tokenize(self, pos: int, end: int, depth: int) -> None:
+        """markdown-it's ``tokenize`` over ``src[pos:end]``: reports what it finds."""
+        src = self.src
+        search = _TOP_RE.search
+        while pos < end:
+            m = search(src, pos, end)
+            if m is None:
+                return
+            i = m.start()
+            c = src[i]
+            if c == "[" or c == "!":
+                after = self.link(i, end, depth, c == "!", True)
+                pos = after if after > 0 else i + 1
+            elif c == "`":
+                pos = self.backticks(i, end)
+            elif c == "\\":
+                pos = self.escape(i, end)
+            else:
+                self.less_than(i, end)
+                pos = i + 1
+
+    def skip(self, pos: int, end: int, depth: int) -> int:
+        """markdown-it's ``skipToken`` at a character of :data:`_LABEL_RE` (not "]")."""
+        cached = self.cache.get(pos)
+        if cached is not None:
+            return cached
+        c = self.src[pos]
+        if c == "[" or c == "!":
+            after = self.link(pos, end, depth, c == "!", False)
+            if after < 0:
+                after = pos + 1
+        elif c == "`":
+            after = self.backticks(pos, end)
+        elif c == "\\":
+            after = self.escape(pos, end)
+        else:
+            self.less_than(pos, end)
+            after = pos + 1
+        self.cache[pos] = after
+        return after
+
+    def less_than(self, pos: int, end: int) -> None:
+        if pos + 1 < end and _MAY_BE_TAG_RE.match(self.src, pos, end):
+            raise _Fallback
+
+    def escape(self, pos: int, end: int) -> int:
+        # markdown-it 4 takes any character after a backslash; 3 only the escapable ones:
+        # the others are text either way
+        return pos + 2 if pos + 1 < end and self.src[pos + 1] in _ESCAPABLE else pos + 1
+
+    def backticks(self, start: int, end: int) -> int:
+        """A code span from ``start``: the position after it, or after the run of backticks
+        when no run of the same length closes it before ``end`` (they are text then)."""
+        src = self.src
+        pos = start + 1
+        while pos < end and src[pos] == "`":
+            pos += 1
+        length = pos - start
+        size = len(src)
+        match_end = pos
+        while True:
+            match_start = src.find("`", match_end, end)
+            if match_start < 0:
+                return pos
+            match_end = match_start + 1
+            while match_end < size and src[match_end] == "`":
+                match_end += 1
+            if match_end > end:
+                return pos
+            if match_end - match_start == length:
+                return match_end
+
+    def label(self, start: int, end: int, nested: bool, depth: int) -> int:
+        """markdown-it's ``parseLinkLabel`` from the "[" at ``start``: the position of the "]"
+        that closes it, or -1."""
+        if depth > _MAX_DEPTH:
+            raise _Fallback
+        src = self.src
+        search = _LABEL_RE.search
+        pos = start + 1
+        level = 1
+        while pos < end:
+            self.budget -= 1
+            if self.budget < 0:
+                raise _Fallback
+            m = search(src, pos, end)
+            if m is None:
+                return -1
+            pos = m.start()
+            c = src[pos]
+            if c == "]":
+                level -= 1
+                if level == 0:
+                    return pos
+                pos += 1
+                continue
+            before = pos
+            pos = self.skip(pos, end, depth)
+            if c == "[":
+                if pos == before + 1:
+                    level += 1
+                elif not nested:
+                    return -1
+        return -1
+
+    def link(self, start: int, end: int, depth: int, image: bool, report: bool) -> int:
+        """markdown-it's ``link`` (or ``image``) rule at ``start``: the position after the
+        link, or -1. ``report``: the rule runs for real (not as a lookahead), so the link and
+        the images in its text are reported."""
+        src = self.src
+        if image:
+            if start + 1 < end and src[start + 1] != "[":
+                return -1
+            bracket = start + 1
+        else:
+            bracket = start
+        label_end = self.label(bracket, end, image, depth + 1)
+        if label_end < 0:
+            return -1
+        pos = label_end + 1
+        if pos >= end or src[pos] != "(":
+            if self.references:
+                raise _Fallback  # may be a reference link
+            return -1
+        pos += 1
+        while pos < end and src[pos] in _WHITESPACE:
+            pos += 1
+        if pos >= end:
+            return -1
+        dest_start = pos
+        dest_end, dest = self.destination(pos, end)
+        if dest_end >= 0:
+            pos = dest_end
+            before = pos
+            while pos < end and src[pos] in _WHITESPACE:
+                pos += 1
+            if pos < end and before != pos:
+                title_end = self.title(pos, end)
+                if title_end >= 0:
+                    pos = title_end
+                    while pos < end and src[pos] in _WHITESPACE:
+                        pos += 1
+        if pos >= end or src[pos] != ")":
+            if self.references:
+                raise _Fallback  # may be a reference link
+            return -1
+        if report:
+            if not image:
+                # the link's text is tokenized (its images are reported) before the link
+                self.tokenize(bracket + 1, label_end, depth + 1)
+            if dest_end >= 0:
+                self.found.append((image, dest_start, dest_end, dest))
+        return pos + 1
+
+    def destination(self, pos: int, end: int) -> tuple[int, str]:
+        """markdown-it's ``parseLinkDestination``: (end, unescaped destination), end -1 if
+        there is none."""
+        src = self.src
+        plain = _PLAIN_DESTINATION_RE.match(src, pos, end)
+        if plain is not None:
+            stop = plain.end()
+            if stop == end or src[stop] == ")" or src[stop] <= " " or src[stop] == "\x7f":
+                return stop, plain.group()
+        start = pos
+        if src[pos] == "<":
+            pos += 1
+            while pos < end:
+                c = src[pos]
+                if c == "\n" or c == "<":
+                    return -1, ""
+                if c == ">":
+                    return pos + 1, _unescape(src[start + 1:pos])
+                if c == "\\" and pos + 1 < end:
+                    pos += 2
+                    continue
+                pos += 1
+            return -1, ""
+        level = 0
+        while pos < end:
+            c = src[pos]
+            if c <= " " or c == "\x7f":
+                break
+            if c == "\\" and pos + 1 < end:
+                if src[pos + 1] == " ":
+                    break
+                pos += 2
+                continue
+            if c == "(":
+                level += 1
+                if level > 32:
+                    return -1, ""
+            elif c == ")":
+                if level == 0:
+                    break
+                level -= 1
+            pos += 1
+        if pos == start or level != 0:
+            return -1, ""
+        return pos, _unescape(src[start:pos])
+
+    def title(self, pos: int, end: int) -> int:
+        """markdown-it's ``parseLinkTitle``: the position after the title, or -1."""
+        src = self.src
+        marker = src[pos]
+        if marker == "(":
+            marker = ")"
+        elif marker != '"' and marker != "'":
+            return -1
+        pos += 1
+        while pos < end:
+            c = src[pos]
+            if c == marker:
+                return pos + 1
+            if c == "(" and marker == ")":
+                return -1
+            if c == "\\" and pos + 1 < end:
+                pos += 1
+            pos += 1
+        return -1
+
+
+def _unescape(raw: str) -> str:
+    if "\\" not in raw and "&" not in raw:
+        return raw
+    from markdown_it.common.utils import unescapeAll
+
+    return str(unescapeAll(raw))
