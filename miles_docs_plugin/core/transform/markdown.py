@@ -828,8 +828,16 @@ def _plain_inline(content: str) -> str | None:
 def _quiet_parts(text: str, line_offset: int = 0) -> tuple[list[tuple[int, int]], list[Heading]]:
     """The spans of ``text`` that can be left out of its parse (see above), and the headings
     of those that are a plain heading."""
+    quiet, headings, _ = _parts(text, line_offset)
+    return quiet, headings
+
+
+def _parts(text: str, line_offset: int = 0) -> tuple[
+        list[tuple[int, int]], list[Heading], list[tuple[int, int]]]:
+    """:func:`_quiet_parts`, and the other parts between two rest points (in order)."""
+    busy: list[tuple[int, int]] = []
     if "\r" in text:  # markdown-it reads a lone CR as a line break
-        return [], []
+        return [], [], busy
     nl = "\n" + text
     points, fences = _rest_points(text, nl)
     points.append(len(text))  # what follows the last rest point can be left out too
@@ -862,7 +870,45 @@ def _quiet_parts(text: str, line_offset: int = 0) -> tuple[list[tuple[int, int]]
                 parts[-1] = (parts[-1][0], b)
             else:
                 parts.append((a, b))
-    return parts, headings
+        else:
+            busy.append((a, b))
+    return parts, headings, busy
+
+
+#: The start of a line that may be anything but the next line of a paragraph at the top level
+#: (indented; a heading, quote, list, rule, fence, HTML, table or setext underline), searched
+#: in ``nl``. A part of a page starting at a rest point whose lines all start otherwise, with
+#: no blank line between them, is one paragraph.
+_NOT_PARAGRAPH_LINE_RE = re.compile(r"\n(?:[ \t#>\-+*=_|<`~:]|\d{1,9}[.)])")
+
+
+def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
+               collector: _Collector) -> bool:
+    """If the part ``text[a:b]`` (between two rest points) is one paragraph whose links
+    :mod:`.inline_links` reads, report them and return True; else report nothing."""
+    from .inline_links import find_links
+
+    segment = text[a:b]
+    end = a + len(segment.rstrip(" \t\n"))
+    if (end == a or text.find("\n\n", a, end) >= 0
+            or _NOT_PARAGRAPH_LINE_RE.search(nl, a, end + 1) is not None
+            or "\x00" in segment
+            or (text[a] == "[" and text.find("]:", a, end) >= 0)):  # may be a definition
+        return False
+    content = text[a:end].strip()  # what markdown-it's paragraph rule makes its content
+    base = end - len(text[a:end].lstrip())
+    if not _inline_yields(content):
+        return True
+    found = find_links(content, references)
+    if found is None:
+        return False
+    for image, start, stop, dest in found:
+        raw = content[start:stop]
+        page_start = base + start
+        collector.result.links.append(LinkRef(
+            "image" if image else "inline", page_start, page_start + len(raw), dest,
+            collector.line(page_start), angle=raw.startswith("<")))
+    return True
 
 
 def _without(text: str, parts: list[tuple[int, int]]) -> str:
@@ -902,9 +948,17 @@ def scan(text: str, *, line_offset: int = 0, reference: bool = False) -> ScanRes
         collector.reference = True
         tokens = parser().parse(text, env)
     else:
-        parts, headings = _quiet_parts(text, line_offset)
+        parts, headings, busy = _parts(text, line_offset)
+        if busy:
+            # parts that are one paragraph are read here, without markdown-it
+            nl = "\n" + text
+            references = "]:" in text
+            read = [(a, b) for a, b in busy
+                    if _paragraph(text, nl, a, b, references, collector)]
+            if read:
+                parts = sorted(parts + read)
         parsed = _without(text, parts) if parts else text
-        tokens = parser(parsed).parse(parsed, env)
+        tokens = parser(parsed).parse(parsed, env) if parsed.strip() else []
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and i + 1 < len(tokens):
             inline = tokens[i + 1]
