@@ -36,9 +36,11 @@ if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
 #: Bumped whenever scan results change for the same input (it keys the scan cache).
-SCANNER_VERSION = "3"
+SCANNER_VERSION = "4"
 
-HTML_COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+#: HTML comments, and what a browser reads as one: ``<![`` up to the next ``>`` (the standard
+#: library's parser reads marked sections instead, and stops with an error on most of them).
+HTML_COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)|<!\[[^>]*(?:>|\Z)", re.S)
 RAW_BLOCK_RE = re.compile(r"^\s*<(pre|script|style|textarea)[\s>]", re.I)
 #: The attributes of a start tag, as the standard library's HTML parser reads them (its own
 #: pattern), with the span of each value.
