@@ -271,3 +271,12 @@ def test_a_bogus_marked_section_is_a_comment_up_to_the_next_angle_bracket() -> N
     # as a browser reads "<![": the standard library's parser stopped with an error on it
     text = "<div>\n<![ r ] <a href=\"x.md\">\n</div>\n\n<p>\n<![x]> <a href=\"y.md\">\n</p>\n"
     assert [link.dest for link in scan(text).links] == ["y.md"]
+
+
+def test_a_page_that_starts_with_blank_lines_takes_the_fast_path() -> None:
+    # what follows front matter: a blank line, then the title
+    text = "\n \n# Title\n\nSee [a](a.md).\n"
+    parts, headings = _quiet_parts(text, line_offset=4)
+    assert parts == [(3, text.index("See"))]
+    assert [(h.level, h.text, h.line) for h in headings] == [(1, "Title", 7)]
+    assert_same(text)

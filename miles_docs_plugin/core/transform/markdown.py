@@ -752,6 +752,8 @@ def _ends_alike(text: str, nl: str, opener: re.Match[str], line_end: int,
     return like_closer.search(nl, *between) is None
 
 
+#: The blank lines at the start of a text.
+_LEADING_BLANK_RE = re.compile(r"(?:[ \t]*\n)*")
 #: A part that is one ATX heading line, followed by blank lines.
 _HEADING_PART_RE = re.compile(r"(#{1,6})(?:[ \t]([^\n]*))?\n?[ \t\n]*\Z")
 #: Heading text (outside code spans) that an inline rule could change: an escape, emphasis (a
@@ -840,6 +842,13 @@ def _parts(text: str, line_offset: int = 0) -> tuple[
     busy: list[tuple[int, int]] = []
     if "\r" in text:  # markdown-it reads a lone CR as a line break
         return [], [], busy
+    lead = _LEADING_BLANK_RE.match(text).end()  # type: ignore[union-attr]
+    if lead:
+        # the blank lines a page starts with (after its front matter) yield nothing and
+        # leave nothing open: the parts are those of the rest
+        quiet, headings, busy = _parts(text[lead:], line_offset + text.count("\n", 0, lead))
+        return ([(a + lead, b + lead) for a, b in quiet], headings,
+                [(a + lead, b + lead) for a, b in busy])
     nl = "\n" + text
     points, fences = _rest_points(text, nl)
     points.append(len(text))  # what follows the last rest point can be left out too
