@@ -846,9 +846,9 @@ def _parts(text: str, line_offset: int = 0) -> tuple[
     if lead:
         # the blank lines a page starts with (after its front matter) yield nothing and
         # leave nothing open: the parts are those of the rest
-        quiet, headings, busy = _parts(text[lead:], line_offset + text.count("\n", 0, lead))
-        return ([(a + lead, b + lead) for a, b in quiet], headings,
-                [(a + lead, b + lead) for a, b in busy])
+        rest = _parts(text[lead:], line_offset + text.count("\n", 0, lead))
+        return ([(a + lead, b + lead) for a, b in rest[0]], rest[1],
+                [(a + lead, b + lead) for a, b in rest[2]])
     nl = "\n" + text
     points, fences = _rest_points(text, nl)
     points.append(len(text))  # what follows the last rest point can be left out too
