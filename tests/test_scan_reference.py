@@ -99,6 +99,10 @@ TRAPS = [
     "[a](b.md\n\n[![c](c.png) ![d](d.png \"e\")](f.md) [g](h.md) & [i](j.md &amp;) [k]\n",
     # destinations read without markdown-it's helper, and the ones that are not plain
     "[a](b(c)d) [e](f\\)g) [h](i&amp;j) [k](l<m) [n](o\x7fp) [q](r\ts) [t](u\n) [v]()\n",
+    # paragraphs read without markdown-it, and lines that end or start one
+    "**b** [a](a.md)\n`c` [d](d.md)\n*e* [f](f.md)\n``g`` [h](h.md)\n\n* * *\n\n**x\n***\n[i](i.md)"
+    "\n\n*\n[j](j.md)\n\n*\ta\n[k](k.md)\n\nl\n```\n[m](m.md)\n```\n\nn\n~~~\n[o](o.md)\n\n"
+    "p\n+ [q](q.md)\n\nr\n+s [t](t.md)\n\n_u_ [v](v.md)\n___\n\nw\n2) [x](x.md)\n",
     # "<![" that is no CDATA section: a browser reads it as a comment up to the next ">"
     "<div>\n<![ r ] <a href=\"x.md\">\n</div>\n\n<div>\n<![x]> <a href=\"y.md\">\n</div>\n",
     # a "](" elsewhere than at the end of the label

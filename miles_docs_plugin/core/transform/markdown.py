@@ -890,7 +890,8 @@ def _parts(text: str, line_offset: int = 0) -> tuple[
 #: (indented; a heading, quote, list, rule, fence, HTML, table or setext underline), searched
 #: in ``nl``. A part of a page starting at a rest point whose lines all start otherwise, with
 #: no blank line between them, is one paragraph.
-_NOT_PARAGRAPH_LINE_RE = re.compile(r"\n(?:[ \t#>\-+*=_|<`~:]|\d{1,9}[.)])")
+_NOT_PARAGRAPH_LINE_RE = re.compile(
+    r"\n(?:[ \t#>=|:<_\-]|[+*](?:[ \t\n]|\Z)|\*[ \t]*\*[ \t]*\*|`{3}|~{3}|\d{1,9}[.)])")
 
 
 def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
