@@ -886,40 +886,73 @@ def _parts(text: str, line_offset: int = 0) -> tuple[
     return parts, headings, busy
 
 
-#: The start of a line that may be anything but the next line of a paragraph at the top level
-#: (indented; a heading, quote, list, rule, fence, HTML, table or setext underline), searched
-#: in ``nl``. A part of a page starting at a rest point whose lines all start otherwise, with
-#: no blank line between them, is one paragraph.
-_NOT_PARAGRAPH_LINE_RE = re.compile(
-    r"\n(?:[ \t#>=|:<_\-]|[+*](?:[ \t\n]|\Z)|\*[ \t]*\*[ \t]*\*|`{3}|~{3}|\d{1,9}[.)])")
+#: What may start a block other than a paragraph (an indented line; a heading, quote, list
+#: item, rule, fence, HTML, table row or setext underline), at the start of a line.
+_BLOCK_START_RE = re.compile(
+    r"[ \t#>=|:<_\-]|[+*](?:[ \t\n]|\Z)|\*[ \t]*\*[ \t]*\*|`{3}|~{3}|\d{1,9}[.)]")
+#: The same after a newline, searched in ``nl``: a part of a page starting at a rest point
+#: whose lines all start otherwise, with no blank line between them, is one paragraph.
+_NOT_PARAGRAPH_LINE_RE = re.compile(r"\n(?:" + _BLOCK_START_RE.pattern + ")")
 
 
 def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
                collector: _Collector) -> bool:
-    """If the part ``text[a:b]`` (between two rest points) is one paragraph whose links
-    :mod:`.inline_links` reads, report them and return True; else report nothing."""
+    """If the part ``text[a:b]`` (between two rest points) is one paragraph, or a list whose
+    items are one line each, and :mod:`.inline_links` reads their links, report them and
+    return True; else report nothing."""
+    segment = text[a:b]
+    end = a + len(segment.rstrip(" \t\n"))
+    if end == a or text.find("\n\n", a, end) >= 0 or "\x00" in segment:
+        return False
+    spans: list[tuple[int, int]]
+    if text[a] in "-+*" and _NOT_PARAGRAPH_LINE_RE.search(nl, a, a + 2) is not None:
+        spans = []
+        line = a
+        while line < end:
+            line_end = text.find("\n", line, end)
+            if line_end < 0:
+                line_end = end
+            # "- text": one space after the marker, then something that starts no block
+            if (text[line] not in "-+*" or text[line + 1:line + 2] != " "
+                    or _BLOCK_START_RE.match(text, line + 2, line_end) is not None
+                    or line + 2 >= line_end
+                    or (text[line + 2] == "[" and text.find("]:", line, line_end) >= 0)):
+                return False
+            spans.append((line + 2, line_end))
+            line = line_end + 1
+    elif (_NOT_PARAGRAPH_LINE_RE.search(nl, a, end + 1) is not None
+            or (text[a] == "[" and text.find("]:", a, end) >= 0)):  # may be a definition
+        return False
+    else:
+        spans = [(a, end)]
+    found: list[LinkRef] = []
+    for start, stop in spans:
+        if not _read_inline(text, start, stop, references, found):
+            return False
+    for link in found:
+        link.line = collector.line(link.start)
+    collector.result.links.extend(found)
+    return True
+
+
+def _read_inline(text: str, a: int, b: int, references: bool, found: list[LinkRef]) -> bool:
+    """Add the links of the inline content ``text[a:b]`` (stripped, as markdown-it makes
+    a paragraph's content) to ``found`` (line 0), if :mod:`.inline_links` reads it."""
     from .inline_links import find_links
 
     segment = text[a:b]
-    end = a + len(segment.rstrip(" \t\n"))
-    if (end == a or text.find("\n\n", a, end) >= 0
-            or _NOT_PARAGRAPH_LINE_RE.search(nl, a, end + 1) is not None
-            or "\x00" in segment
-            or (text[a] == "[" and text.find("]:", a, end) >= 0)):  # may be a definition
-        return False
-    content = text[a:end].strip()  # what markdown-it's paragraph rule makes its content
-    base = end - len(text[a:end].lstrip())
+    content = segment.strip()
     if not _inline_yields(content):
         return True
-    found = find_links(content, references)
-    if found is None:
+    links = find_links(content, references)
+    if links is None:
         return False
-    for image, start, stop, dest in found:
+    base = b - len(segment.lstrip())
+    for image, start, stop, dest in links:
         raw = content[start:stop]
         page_start = base + start
-        collector.result.links.append(LinkRef(
-            "image" if image else "inline", page_start, page_start + len(raw), dest,
-            collector.line(page_start), angle=raw.startswith("<")))
+        found.append(LinkRef("image" if image else "inline", page_start,
+                             page_start + len(raw), dest, 0, angle=raw.startswith("<")))
     return True
 
 
