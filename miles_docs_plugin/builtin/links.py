@@ -154,8 +154,9 @@ def _redirected(section: Section, path: str, anchor: str | None,
 def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | None:
     section = _section_of(page, ctx)
     url = link.dest.strip()
-    # The scheme as a browser reads it (``java&#9;script:`` is javascript:).
-    seen = url_scheme(url)
+    # The scheme as a browser reads it (``java&#9;script:`` is javascript:): none without a
+    # ":", which only an entity could spell otherwise.
+    seen = url_scheme(url) if ":" in url or "&" in url else None
     if seen in UNSAFE_SCHEMES:
         attr = "src" if link.kind == "image" else (link.attr or "href")
         if not unsafe_url(url, attr):
@@ -245,9 +246,11 @@ def _severity(ctx: BuildContext) -> Severity:
 
 
 def render(target: Target, link: LinkRef, page: Page, section: Section,
-           ctx: BuildContext) -> str | None:
-    """The new destination for ``link``, or None to keep it as written."""
-    here = section.host_path(page.path)
+           ctx: BuildContext, *, here: str | None = None) -> str | None:
+    """The new destination for ``link``, or None to keep it as written (``here``: the page's
+    path in the host, ``section.host_path(page.path)``, when the caller has it)."""
+    if here is None:
+        here = section.host_path(page.path)
     html_ctx = link.kind == "html"
     if isinstance(target, AnchorTarget):
         return _anchor(ctx, section, page, section, page, target.anchor, link) or (
@@ -320,6 +323,7 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     scan = ctx.scan(page)
     offset = page.body_start
     replacements: list[tuple[int, int, str]] = []
+    here = section.host_path(page.path)
     for line, raw in scan.unmapped:
         ctx.report(section, page.path, line or None, "link",
                    f"cannot locate the link {raw!r} in the source; left as written")
@@ -329,7 +333,7 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
         target = ctx.hooks.resolve_link(link, page, ctx)
         if target is None or isinstance(target, ExternalTarget):
             continue
-        new = render(target, link, page, section, ctx)
+        new = render(target, link, page, section, ctx, here=here)
         if new is None or new == link.dest:
             continue
         start, end, value = _write(link, new)

@@ -1034,11 +1034,14 @@ def rewrite(text: str, replacements: Iterable[tuple[int, int, str]]) -> str:
 
 def escape_destination(url: str, *, angle: bool) -> str:
     """Write a destination so that CommonMark reads back exactly ``url``."""
-    if angle:
-        return "<" + re.sub(r"([<>\\])", r"\\\1", url) + ">"
-    if re.search(r"[\s<>]", url) or url.count("(") != url.count(")"):
-        return "<" + re.sub(r"([<>\\])", r"\\\1", url) + ">"
-    return re.sub(r"\\(?=[!-/:-@\[-`{-~])", r"\\\\", url) if "\\" in url else url
+    if angle or _NEEDS_ANGLE_RE.search(url) or url.count("(") != url.count(")"):
+        return "<" + _ANGLE_ESCAPE_RE.sub(r"\\\1", url) + ">"
+    return _BACKSLASH_RE.sub(r"\\\\", url) if "\\" in url else url
+
+
+_NEEDS_ANGLE_RE = re.compile(r"[\s<>]")
+_ANGLE_ESCAPE_RE = re.compile(r"([<>\\])")
+_BACKSLASH_RE = re.compile(r"\\(?=[!-/:-@\[-`{-~])")
 
 
 def unescape(raw: str) -> str:
