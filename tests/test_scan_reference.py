@@ -232,6 +232,9 @@ def _block(rng: random.Random) -> str:
         f"[{rng.choice(_LABELS)}]: {rng.choice(_DESTINATIONS)}{rng.choice(_TITLES)}",
         f"<div>\n{inline}\n</div>", f"<div>\n\n{inline}\n\n</div>", f"  {inline}",
         f"{inline}\n    {inline}", f"* {inline}\n\n  {inline}",
+        f"- {inline}\n  {_inline(rng)}\n+ {_inline(rng)}\n - x", f"10) {inline}\n    {inline}",
+        f"- {inline}\n   {inline}\n{inline}", f"2. {inline}\n- {inline}\n  - {inline}",
+        rng.choice(["---", "***", "- - -", "_ _ _", "* * *", "--", "**", "-- -"]),
     ])
 
 

@@ -895,39 +895,55 @@ _BLOCK_START_RE = re.compile(
 _NOT_PARAGRAPH_LINE_RE = re.compile(r"\n(?:" + _BLOCK_START_RE.pattern + ")")
 
 
+#: The first line of a list item: its marker, one space, then its text.
+_ITEM_RE = re.compile(r"(?:[-+*]|\d{1,9}[.)]) (?=[^ \t\n])")
+#: A thematic break, alone on its line.
+_RULE_RE = re.compile(r"([-*_])(?:[ \t]*\1){2,}[ \t]*\Z")
+
+
 def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
                collector: _Collector) -> bool:
-    """If the part ``text[a:b]`` (between two rest points) is one paragraph, or a list whose
-    items are one line each, and :mod:`.inline_links` reads their links, report them and
-    return True; else report nothing."""
+    """If the part ``text[a:b]`` (between two rest points) is one paragraph, a thematic
+    break, or a list whose items are one paragraph each, and :mod:`.inline_links` reads their
+    links, report them and return True; else report nothing."""
     segment = text[a:b]
     end = a + len(segment.rstrip(" \t\n"))
     if end == a or text.find("\n\n", a, end) >= 0 or "\x00" in segment:
         return False
-    spans: list[tuple[int, int]]
-    if text[a] in "-+*" and _NOT_PARAGRAPH_LINE_RE.search(nl, a, a + 2) is not None:
-        spans = []
-        line = a
-        while line < end:
-            line_end = text.find("\n", line, end)
+    #: the lines of each paragraph: (start, end) of the text markdown-it gives it
+    paragraphs: list[list[tuple[int, int]]] = []
+    if _ITEM_RE.match(text, a, end) is not None:
+        pos = a
+        indent = 0
+        while pos < end:
+            line_end = text.find("\n", pos, end)
             if line_end < 0:
                 line_end = end
-            # "- text": one space after the marker, then something that starts no block
-            if (text[line] not in "-+*" or text[line + 1:line + 2] != " "
-                    or _BLOCK_START_RE.match(text, line + 2, line_end) is not None
-                    or line + 2 >= line_end
-                    or (text[line + 2] == "[" and text.find("]:", line, line_end) >= 0)):
+            item = _ITEM_RE.match(text, pos, line_end)
+            if item is not None:  # the next item
+                indent = item.end() - pos
+                start = item.end()
+                paragraphs.append([(start, line_end)])
+            elif (text.startswith(" " * indent, pos)
+                  and text[pos + indent:pos + indent + 1] not in (" ", "\t")):
+                start = pos + indent  # the item's paragraph goes on
+                paragraphs[-1].append((start, line_end))
+            else:
                 return False
-            spans.append((line + 2, line_end))
-            line = line_end + 1
+            if (_BLOCK_START_RE.match(text, start, line_end) is not None
+                    or (text[start] == "[" and text.find("]:", start, end) >= 0)):
+                return False  # another block in the item; a reference definition
+            pos = line_end + 1
+    elif "\n" not in text[a:end] and _RULE_RE.match(text, a, end) is not None:
+        return True
     elif (_NOT_PARAGRAPH_LINE_RE.search(nl, a, end + 1) is not None
             or (text[a] == "[" and text.find("]:", a, end) >= 0)):  # may be a definition
         return False
     else:
-        spans = [(a, end)]
+        paragraphs = [[(a, end)]]  # its lines, as they are in the page
     found: list[LinkRef] = []
-    for start, stop in spans:
-        if not _read_inline(text, start, stop, references, found):
+    for lines in paragraphs:
+        if not _read_inline(text, lines, references, found):
             return False
     for link in found:
         link.line = collector.line(link.start)
@@ -935,22 +951,32 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
     return True
 
 
-def _read_inline(text: str, a: int, b: int, references: bool, found: list[LinkRef]) -> bool:
-    """Add the links of the inline content ``text[a:b]`` (stripped, as markdown-it makes
-    a paragraph's content) to ``found`` (line 0), if :mod:`.inline_links` reads it."""
+def _read_inline(text: str, lines: list[tuple[int, int]], references: bool,
+                 found: list[LinkRef]) -> bool:
+    """Add the links of the paragraph made of ``lines`` (spans of ``text``) to ``found`` (with
+    line 0), if :mod:`.inline_links` reads it."""
     from .inline_links import find_links
 
-    segment = text[a:b]
-    content = segment.strip()
+    joined = "\n".join(text[start:stop] for start, stop in lines)
+    content = joined.strip()  # as markdown-it's paragraph rule makes its content
     if not _inline_yields(content):
         return True
     links = find_links(content, references)
     if links is None:
         return False
-    base = b - len(segment.lstrip())
+    lead = len(joined) - len(joined.lstrip())
+    starts: list[int] = []  # where each line starts in ``joined``
+    pos = 0
+    for start, stop in lines:
+        starts.append(pos)
+        pos += stop - start + 1
     for image, start, stop, dest in links:
+        offset = start + lead
+        i = bisect.bisect_right(starts, offset) - 1
+        page_start = lines[i][0] + offset - starts[i]
         raw = content[start:stop]
-        page_start = base + start
+        if text[page_start:page_start + len(raw)] != raw:
+            return False  # not on one line: markdown-it's mapping decides
         found.append(LinkRef("image" if image else "inline", page_start,
                              page_start + len(raw), dest, 0, angle=raw.startswith("<")))
     return True
