@@ -23,6 +23,7 @@ The tests compare the result with markdown-it's on every corpus page and on gene
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 #: What the tokenizer stops at: a link or an image, a code span, an escape, HTML or an autolink.
 _TOP_RE = re.compile(r"[\[!`\\<]")
@@ -55,7 +56,14 @@ def find_links(content: str, references: bool) -> list[Found] | None:
     ``references``: the page has reference definitions (a bracket may then be a reference
     link, which this reader leaves to markdown-it).
     """
-    reader = _Reader(content, references)
+    global _LEGACY_BACKTICKS
+    if _LEGACY_BACKTICKS is None:
+        from markdown_it.rules_inline import backticks
+
+        # markdown-it-py before 4.3 looks for a closing run with a cache whose answers depend
+        # on the order the runs were visited in; 4.3 scans for it (``_build_last_runs``)
+        _LEGACY_BACKTICKS = not hasattr(backticks, "_build_last_runs")
+    reader = _Reader(content, references, _LEGACY_BACKTICKS)
     try:
         reader.tokenize(0, len(content), 0)
     except _Fallback:
@@ -63,15 +71,27 @@ def find_links(content: str, references: bool) -> list[Found] | None:
     return reader.found
 
 
-class _Reader:
-    __slots__ = ("budget", "cache", "found", "references", "src")
+#: Whether the installed markdown-it-py reads code spans with its older backtick cache
+#: (worked out on first use).
+_LEGACY_BACKTICKS: bool | None = None
 
-    def __init__(self, src: str, references: bool) -> None:
+
+class _Reader:
+    __slots__ = ("backticks", "budget", "cache", "found", "references", "runs", "scanned",
+                 "src")
+
+    def __init__(self, src: str, references: bool, legacy_backticks: bool) -> None:
         self.src = src
         self.references = references
         self.cache: dict[int, int] = {}  #: skipToken's memo: position -> position after
         self.found: list[Found] = []
         self.budget = 64 * len(src) + 256
+        self.runs: dict[int, int] = {}  #: the older backtick cache: length -> position
+        self.scanned = False  #: ... and whether it was filled to the end
+        #: markdown-it's ``backticks`` rule at a "`": the position after the code span, or
+        #: after the run when nothing closes it
+        self.backticks: Callable[[int, int], int] = (
+            self.legacy_backticks if legacy_backticks else self.current_backticks)
 
     def tokenize(self, pos: int, end: int, depth: int) -> None:
         """markdown-it's ``tokenize`` over ``src[pos:end]``: reports what it finds."""
@@ -123,7 +143,32 @@ class _Reader:
         # the others are text either way
         return pos + 2 if pos + 1 < end and self.src[pos + 1] in _ESCAPABLE else pos + 1
 
-    def backticks(self, start: int, end: int) -> int:
+    def legacy_backticks(self, start: int, end: int) -> int:
+        """:meth:`backticks` as markdown-it-py 3.0 to 4.2 reads them: a closing run is
+        searched to the end of the source (not only to ``end``), and what the search saw is
+        cached, as they do."""
+        src = self.src
+        pos = start + 1
+        while pos < end and src[pos] == "`":
+            pos += 1
+        length = pos - start
+        if self.scanned and self.runs.get(length, 0) <= start:
+            return pos
+        match_end = pos
+        while True:
+            match_start = src.find("`", match_end)
+            if match_start < 0:
+                break
+            match_end = match_start + 1
+            while match_end < end and src[match_end] == "`":
+                match_end += 1
+            if match_end - match_start == length:
+                return match_end
+            self.runs[match_end - match_start] = match_start
+        self.scanned = True
+        return pos
+
+    def current_backticks(self, start: int, end: int) -> int:
         """A code span from ``start``: the position after it, or after the run of backticks
         when no run of the same length closes it before ``end`` (they are text then)."""
         src = self.src
