@@ -235,7 +235,19 @@ def _block(rng: random.Random) -> str:
         f"- {inline}\n  {_inline(rng)}\n+ {_inline(rng)}\n - x", f"10) {inline}\n    {inline}",
         f"- {inline}\n   {inline}\n{inline}", f"2. {inline}\n- {inline}\n  - {inline}",
         rng.choice(["---", "***", "- - -", "_ _ _", "* * *", "--", "**", "-- -"]),
+        "\n".join([rng.choice(["| a | b |", "|a|b", "| a |", "| a | b | c |", "a | b"]),
+                   rng.choice(["|---|---|", "|:-|-:|", "| --- | :---: |", "|-|", "|--|--|--|",
+                               "| - | -", "|---||", "--- | ---"]),
+                   *[rng.choice([f"| {_cell(rng)} | {_cell(rng)} |", f"|{_cell(rng)}",
+                                 f"| {_cell(rng)} | {_cell(rng)} | {_cell(rng)} |", "|", "||",
+                                 f"{_cell(rng)} | x", f"| {_cell(rng)} \\| {_cell(rng)} |"])
+                     for _ in range(rng.randint(0, 3))]]),
     ])
+
+
+def _cell(rng: random.Random) -> str:
+    text = rng.choice([_inline(rng, 1).replace("\n", " "), f"[c]({rng.choice(['c.md', 'c d'])})"])
+    return text + rng.choice(["", "", "", " `a|b`", " \x0c", "\t", " "])
 
 
 def grammar_page(seed: int) -> str:

@@ -936,6 +936,11 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
             pos = line_end + 1
     elif "\n" not in text[a:end] and _RULE_RE.match(text, a, end) is not None:
         return True
+    elif text[a] == "|":
+        cells = _table_cells(text, a, end)
+        if cells is None:
+            return False
+        paragraphs = [[cell] for cell in cells]
     elif (_NOT_PARAGRAPH_LINE_RE.search(nl, a, end + 1) is not None
             or (text[a] == "[" and text.find("]:", a, end) >= 0)):  # may be a definition
         return False
@@ -949,6 +954,67 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
         link.line = collector.line(link.start)
     collector.result.links.extend(found)
     return True
+
+
+#: A table's delimiter row, and one of its columns.
+_DELIMITER_ROW_RE = re.compile(r"[|:\-][|:\- \t]+\Z")
+_ALIGN_RE = re.compile(r":?-+:?\Z")
+
+
+def _table_cells(text: str, a: int, end: int) -> list[tuple[int, int]] | None:
+    """The spans of the cells' contents (as markdown-it's ``table`` rule cuts them) if
+    ``text[a:end]`` is a table whose every line starts with "|", else None."""
+    lines: list[tuple[int, int]] = []
+    pos = a
+    while pos < end:
+        line_end = text.find("\n", pos, end)
+        if line_end < 0:
+            line_end = end
+        line = text[pos:line_end]
+        # every line a row (nothing else starts with "|"); the cells are slices of it
+        if line[:1] != "|" or "\\|" in line or line.strip() != line.strip(" \t"):
+            return None
+        lines.append((pos, line_end))
+        pos = line_end + 1
+    if len(lines) < 2 or len(lines) > 1000:
+        return None
+    delimiter = text[lines[1][0]:lines[1][1]]
+    if _DELIMITER_ROW_RE.match(delimiter) is None:
+        return None
+    columns = delimiter.split("|")
+    aligns = 0
+    for i, column in enumerate(columns):
+        column = column.strip(" \t")
+        if not column:
+            if i == 0 or i == len(columns) - 1:
+                continue
+            return None
+        if _ALIGN_RE.match(column) is None:
+            return None
+        aligns += 1
+    cells: list[tuple[int, int]] = []
+    for row, (start, stop) in enumerate(lines):
+        if row == 1:
+            continue
+        stop = start + len(text[start:stop].rstrip(" \t"))
+        # the first segment is empty (the line starts with "|"), so is the last when the
+        # line ends with one
+        bounds = [start, *(i for i in range(start + 1, stop) if text[i] == "|"), stop]
+        if text[stop - 1] == "|":
+            bounds.pop()
+        segments = [(bounds[i] + 1, bounds[i + 1]) for i in range(len(bounds) - 1)]
+        if row == 0 and len(segments) != aligns:
+            return None  # no table: a paragraph
+        for cell_start, cell_stop in segments[:aligns]:
+            while cell_start < cell_stop and text[cell_start] in " \t":
+                cell_start += 1
+            while cell_stop > cell_start and text[cell_stop - 1] in " \t":
+                cell_stop -= 1
+            if text[cell_start:cell_stop].strip() != text[cell_start:cell_stop]:
+                return None  # other white space: markdown-it versions trim it differently
+            if cell_start < cell_stop:
+                cells.append((cell_start, cell_stop))
+    return cells
 
 
 def _read_inline(text: str, lines: list[tuple[int, int]], references: bool,
