@@ -999,7 +999,12 @@ def _table_cells(text: str, a: int, end: int) -> list[tuple[int, int]] | None:
         stop = start + len(text[start:stop].rstrip(" \t"))
         # the first segment is empty (the line starts with "|"), so is the last when the
         # line ends with one
-        bounds = [start, *(i for i in range(start + 1, stop) if text[i] == "|"), stop]
+        bounds = [start]
+        pipe = text.find("|", start + 1, stop)
+        while pipe >= 0:
+            bounds.append(pipe)
+            pipe = text.find("|", pipe + 1, stop)
+        bounds.append(stop)
         if text[stop - 1] == "|":
             bounds.pop()
         segments = [(bounds[i] + 1, bounds[i + 1]) for i in range(len(bounds) - 1)]
