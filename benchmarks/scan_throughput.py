@@ -48,12 +48,21 @@ class Throughput:
     links_fast_mbps: float  #: scan + resolve + rewrite, fast scan
     links_reference_mbps: float  #: scan + resolve + rewrite, reference scan
     identical: bool  #: same scans and same rewritten pages, byte for byte
+    #: shares of the page bytes: left out of the parse (quiet), read by the scanner's own
+    #: link reader, parsed by markdown-it; and of those, the inline content whose links
+    #: markdown-it's own rules read (the reader's fallback)
+    quiet: float = 0.0
+    read: float = 0.0
+    parsed: float = 0.0
+    inline_fallback: float = 0.0
 
     def line(self) -> str:
         return (f"{self.tree}: {self.pages} pages, {self.megabytes:.2f} MB | scan "
                 f"{self.fast_mbps:.1f} MB/s (reference {self.reference_mbps:.1f}, "
                 f"x{self.fast_mbps / self.reference_mbps:.2f}) | links "
                 f"{self.links_fast_mbps:.1f} MB/s (reference {self.links_reference_mbps:.1f}) "
+                f"| bytes: {self.quiet:.0%} quiet, {self.read:.0%} read, {self.parsed:.0%} "
+                f"parsed by markdown-it ({self.inline_fallback:.1%} through its inline rules) "
                 f"| identical: {'yes' if self.identical else 'NO'}")
 
 
@@ -126,7 +135,41 @@ def measure_tree(name: str, tree: Path, reps: int = 5) -> Throughput:
         best["links reference"] = min(best["links reference"], t_ref + t_rules)
     return Throughput(name, len(pages), megabytes, megabytes / best["fast"],
                       megabytes / best["reference"], megabytes / best["links fast"],
-                      megabytes / best["links reference"], identical)
+                      megabytes / best["links reference"], identical,
+                      *shares([body for body, _ in bodies]))
+
+
+def shares(bodies: list[str]) -> tuple[float, float, float, float]:
+    """Which share of the bytes of ``bodies`` the scan leaves out of the parse, reads with its
+    own link reader, and has markdown-it parse; and the share of inline content whose links
+    markdown-it's rules read (see ``core/transform/markdown.py``: its internals, measured)."""
+    from miles_docs_plugin.core.transform import markdown
+
+    sizes = {"quiet": 0, "read": 0, "parsed": 0, "inline": 0}
+    real = markdown._links_only
+
+    def counting(state: Any, content: str, collector: Any) -> bool:
+        sizes["inline"] += len(content.encode())
+        return real(state, content, collector)
+
+    markdown._links_only = counting
+    try:
+        for body in bodies:
+            quiet, _, busy = markdown._parts(body)
+            collector = markdown._Collector(body, 0)
+            nl, references = "\n" + body, "]:" in body
+            sizes["quiet"] += sum(len(body[a:b].encode()) for a, b in quiet)
+            for a, b in busy:
+                read = markdown._paragraph(body, nl, a, b, references, collector)
+                sizes["read" if read else "parsed"] += len(body[a:b].encode())
+            if "\r" in body:
+                sizes["parsed"] += len(body.encode())
+            markdown.scan(body)
+    finally:
+        markdown._links_only = real
+    total = sum(len(body.encode()) for body in bodies) or 1
+    return (sizes["quiet"] / total, sizes["read"] / total, sizes["parsed"] / total,
+            sizes["inline"] / total)
 
 
 def main(argv: list[str] | None = None) -> int:
