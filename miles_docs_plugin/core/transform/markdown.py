@@ -101,13 +101,29 @@ class ScanResult:
 class _LineIndex:
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts = [0]
-        for m in re.finditer("\n", text):
-            self.starts.append(m.end())
+        self._starts: list[int] | None = None
+        self._last = (0, 0)  #: (offset, its line): lines are counted on from there
+
+    @property
+    def starts(self) -> list[int]:
+        """The offset where each line starts (made when first needed: most pages are read
+        without markdown-it, and only need the lines of their links, in order)."""
+        if self._starts is None:
+            self._starts = [0]
+            for m in re.finditer("\n", self.text):
+                self._starts.append(m.end())
+        return self._starts
 
     def line_of(self, offset: int) -> int:
         """0-based line of an offset."""
-        return bisect.bisect_right(self.starts, offset) - 1
+        if self._starts is not None:
+            return bisect.bisect_right(self._starts, offset) - 1
+        last, line = self._last
+        if offset < last:
+            last = line = 0
+        line += self.text.count("\n", last, offset)
+        self._last = (offset, line)
+        return line
 
     def bounds(self, line: int) -> tuple[int, int]:
         """Start and end (before the newline and any ``\\r``) of a 0-based line."""
