@@ -13,8 +13,13 @@ through the block token's line map. Every mapped span is verified against the pa
 whose span cannot be verified is reported as ``unmapped`` rather than guessed.
 
 The parts of a page that provably hold no link, heading or HTML id are left out of the parse
-(see "the parts of a page that cannot yield anything" below); ``scan(text, reference=True)``
-parses the whole page, and the tests hold the two results equal.
+(see "the parts of a page that cannot yield anything" below). So are the parts that are one
+plain paragraph, a list of one-paragraph items or a table whose rows start with "|": their
+inline content is cut as markdown-it's block rules cut it and read by :mod:`.inline_links`, a
+reader of markdown-it's own link rules, which hands back to markdown-it whatever it does not
+read exactly (raw HTML, autolinks, possible reference links); in the parts still parsed, the
+same reader takes the inline content first. ``scan(text, reference=True)`` parses the whole
+page with markdown-it alone, and the tests hold the two results equal.
 
 :func:`rewrite` then replaces spans, leaving every other character of the page as it was.
 """
