@@ -27,6 +27,7 @@ page with markdown-it alone, and the tests hold the two results equal.
 from __future__ import annotations
 
 import bisect
+import functools
 import html
 import itertools
 import re
@@ -773,8 +774,6 @@ def _ends_alike(text: str, nl: str, opener: re.Match[str], line_end: int,
     return like_closer.search(nl, *between) is None
 
 
-#: The blank lines at the start of a text.
-_LEADING_BLANK_RE = re.compile(r"(?:[ \t]*\n)*")
 #: A part that is one ATX heading line, followed by blank lines.
 _HEADING_PART_RE = re.compile(r"(#{1,6})(?:[ \t]([^\n]*))?\n?[ \t\n]*\Z")
 #: Heading text (outside code spans) that an inline rule could change: an escape, emphasis (a
@@ -863,7 +862,7 @@ def _parts(text: str, line_offset: int = 0) -> tuple[
     busy: list[tuple[int, int]] = []
     if "\r" in text:  # markdown-it reads a lone CR as a line break
         return [], [], busy
-    lead = _LEADING_BLANK_RE.match(text).end()  # type: ignore[union-attr]
+    lead = _patterns().leading_blank.match(text).end()  # type: ignore[union-attr]
     if lead:
         # the blank lines a page starts with (after its front matter) yield nothing and
         # leave nothing open: the parts are those of the rest
@@ -907,19 +906,33 @@ def _parts(text: str, line_offset: int = 0) -> tuple[
     return parts, headings, busy
 
 
-#: What may start a block other than a paragraph (an indented line; a heading, quote, list
-#: item, rule, fence, HTML, table row or setext underline), at the start of a line.
-_BLOCK_START_RE = re.compile(
-    r"[ \t#>=|:<_\-]|[+*](?:[ \t\n]|\Z)|\*[ \t]*\*[ \t]*\*|`{3}|~{3}|\d{1,9}[.)]")
-#: The same after a newline, searched in ``nl``: a part of a page starting at a rest point
-#: whose lines all start otherwise, with no blank line between them, is one paragraph.
-_NOT_PARAGRAPH_LINE_RE = re.compile(r"\n(?:" + _BLOCK_START_RE.pattern + ")")
+class _Patterns:
+    """The patterns of the parts read without markdown-it, compiled on first use (every build
+    imports this module; a warm one never scans)."""
+
+    def __init__(self) -> None:
+        #: What may start a block other than a paragraph (an indented line; a heading, quote,
+        #: list item, rule, fence, HTML, table row or setext underline), at a line's start.
+        self.block_start = re.compile(
+            r"[ \t#>=|:<_\-]|[+*](?:[ \t\n]|\Z)|\*[ \t]*\*[ \t]*\*|`{3}|~{3}|\d{1,9}[.)]")
+        #: The same after a newline, searched in ``nl``: a part of a page starting at a rest
+        #: point whose lines all start otherwise, with no blank line between them, is one
+        #: paragraph.
+        self.not_paragraph_line = re.compile(r"\n(?:" + self.block_start.pattern + ")")
+        #: The first line of a list item: its marker, one space, then its text.
+        self.item = re.compile(r"(?:[-+*]|\d{1,9}[.)]) (?=[^ \t\n])")
+        #: A thematic break, alone on its line.
+        self.rule = re.compile(r"([-*_])(?:[ \t]*\1){2,}[ \t]*\Z")
+        #: A table's delimiter row, and one of its columns.
+        self.delimiter_row = re.compile(r"[|:\-][|:\- \t]+\Z")
+        self.align = re.compile(r":?-+:?\Z")
+        #: The blank lines at the start of a text.
+        self.leading_blank = re.compile(r"(?:[ \t]*\n)*")
 
 
-#: The first line of a list item: its marker, one space, then its text.
-_ITEM_RE = re.compile(r"(?:[-+*]|\d{1,9}[.)]) (?=[^ \t\n])")
-#: A thematic break, alone on its line.
-_RULE_RE = re.compile(r"([-*_])(?:[ \t]*\1){2,}[ \t]*\Z")
+@functools.cache
+def _patterns() -> _Patterns:
+    return _Patterns()
 
 
 def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
@@ -931,16 +944,17 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
     end = a + len(segment.rstrip(" \t\n"))
     if end == a or text.find("\n\n", a, end) >= 0 or "\x00" in segment:
         return False
+    patterns = _patterns()
     #: the lines of each paragraph: (start, end) of the text markdown-it gives it
     paragraphs: list[list[tuple[int, int]]] = []
-    if _ITEM_RE.match(text, a, end) is not None:
+    if patterns.item.match(text, a, end) is not None:
         pos = a
         indent = 0
         while pos < end:
             line_end = text.find("\n", pos, end)
             if line_end < 0:
                 line_end = end
-            item = _ITEM_RE.match(text, pos, line_end)
+            item = patterns.item.match(text, pos, line_end)
             if item is not None:  # the next item
                 indent = item.end() - pos
                 start = item.end()
@@ -951,18 +965,18 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
                 paragraphs[-1].append((start, line_end))
             else:
                 return False
-            if (_BLOCK_START_RE.match(text, start, line_end) is not None
+            if (patterns.block_start.match(text, start, line_end) is not None
                     or (text[start] == "[" and text.find("]:", start, end) >= 0)):
                 return False  # another block in the item; a reference definition
             pos = line_end + 1
-    elif "\n" not in text[a:end] and _RULE_RE.match(text, a, end) is not None:
+    elif "\n" not in text[a:end] and patterns.rule.match(text, a, end) is not None:
         return True
     elif text[a] == "|":
         cells = _table_cells(text, a, end)
         if cells is None:
             return False
         paragraphs = [[cell] for cell in cells]
-    elif (_NOT_PARAGRAPH_LINE_RE.search(nl, a, end + 1) is not None
+    elif (patterns.not_paragraph_line.search(nl, a, end + 1) is not None
             or (text[a] == "[" and text.find("]:", a, end) >= 0)):  # may be a definition
         return False
     else:
@@ -975,11 +989,6 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
         link.line = collector.line(link.start)
     collector.result.links.extend(found)
     return True
-
-
-#: A table's delimiter row, and one of its columns.
-_DELIMITER_ROW_RE = re.compile(r"[|:\-][|:\- \t]+\Z")
-_ALIGN_RE = re.compile(r":?-+:?\Z")
 
 
 def _table_cells(text: str, a: int, end: int) -> list[tuple[int, int]] | None:
@@ -1000,7 +1009,8 @@ def _table_cells(text: str, a: int, end: int) -> list[tuple[int, int]] | None:
     if len(lines) < 2 or len(lines) > 1000:
         return None
     delimiter = text[lines[1][0]:lines[1][1]]
-    if _DELIMITER_ROW_RE.match(delimiter) is None:
+    patterns = _patterns()
+    if patterns.delimiter_row.match(delimiter) is None:
         return None
     columns = delimiter.split("|")
     aligns = 0
@@ -1010,7 +1020,7 @@ def _table_cells(text: str, a: int, end: int) -> list[tuple[int, int]] | None:
             if i == 0 or i == len(columns) - 1:
                 continue
             return None
-        if _ALIGN_RE.match(column) is None:
+        if patterns.align.match(column) is None:
             return None
         aligns += 1
     cells: list[tuple[int, int]] = []
@@ -1152,14 +1162,11 @@ def rewrite(text: str, replacements: Iterable[tuple[int, int, str]]) -> str:
 
 def escape_destination(url: str, *, angle: bool) -> str:
     """Write a destination so that CommonMark reads back exactly ``url``."""
-    if angle or _NEEDS_ANGLE_RE.search(url) or url.count("(") != url.count(")"):
-        return "<" + _ANGLE_ESCAPE_RE.sub(r"\\\1", url) + ">"
-    return _BACKSLASH_RE.sub(r"\\\\", url) if "\\" in url else url
-
-
-_NEEDS_ANGLE_RE = re.compile(r"[\s<>]")
-_ANGLE_ESCAPE_RE = re.compile(r"([<>\\])")
-_BACKSLASH_RE = re.compile(r"\\(?=[!-/:-@\[-`{-~])")
+    if angle:
+        return "<" + re.sub(r"([<>\\])", r"\\\1", url) + ">"
+    if re.search(r"[\s<>]", url) or url.count("(") != url.count(")"):
+        return "<" + re.sub(r"([<>\\])", r"\\\1", url) + ">"
+    return re.sub(r"\\(?=[!-/:-@\[-`{-~])", r"\\\\", url) if "\\" in url else url
 
 
 def unescape(raw: str) -> str:
