@@ -1006,7 +1006,7 @@ def _table_cells(text: str, a: int, end: int) -> list[tuple[int, int]] | None:
             return None
         lines.append((pos, line_end))
         pos = line_end + 1
-    if len(lines) < 2 or len(lines) > 1000:
+    if len(lines) < 2:
         return None
     delimiter = text[lines[1][0]:lines[1][1]]
     patterns = _patterns()
@@ -1023,6 +1023,8 @@ def _table_cells(text: str, a: int, end: int) -> list[tuple[int, int]] | None:
         if patterns.align.match(column) is None:
             return None
         aligns += 1
+    if aligns * len(lines) > 0x10000:
+        return None  # markdown-it 4 stops a table that would fill in that many empty cells
     cells: list[tuple[int, int]] = []
     for row, (start, stop) in enumerate(lines):
         if row == 1:
