@@ -301,3 +301,10 @@ def test_a_page_that_starts_with_blank_lines_takes_the_fast_path() -> None:
     assert parts == [(3, text.index("See"))]
     assert [(h.level, h.text, h.line) for h in headings] == [(1, "Title", 7)]
     assert_same(text)
+
+
+def test_a_reference_link_after_a_failed_inline_one_reports_no_inline_destination() -> None:
+    # markdown-it links "r" to /f (the label after the failed inline link): "x" is text
+    text = "[r](x \"t\"X[foo]\n\n[foo]: /f\n"
+    for result in (scan(text), scan(text, reference=True)):
+        assert [(link.kind, link.dest) for link in result.links] == [("definition", "/f")]

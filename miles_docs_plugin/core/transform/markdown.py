@@ -219,8 +219,11 @@ class _Collector:
         if (label_end < 0 or src[end - 1] != ")"
                 or src.find("](", label_end + 1, end) >= 0):
             label_end = state.md.helpers.parseLinkLabel(state, bracket, not image)
-        if label_end < 0 or label_end + 1 >= end or src[label_end + 1] != "(":
-            return  # a reference usage: its definition carries the destination
+        if (label_end < 0 or label_end + 1 >= end or src[label_end + 1] != "("
+                or src[end - 1] != ")"):
+            # a reference usage: its definition carries the destination (also when a "("
+            # follows the label but no inline link could be read: "[r](x 't'X[ref]")
+            return
         pos = label_end + 2
         while pos < end and src[pos] in " \t\n":
             pos += 1
