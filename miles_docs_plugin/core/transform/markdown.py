@@ -27,7 +27,6 @@ page with markdown-it alone, and the tests hold the two results equal.
 from __future__ import annotations
 
 import bisect
-import functools
 import html
 import itertools
 import re
@@ -36,6 +35,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
 
+from ..patterns import lazy_re
 from ..section.sanitize import URL_ATTRS as SANITIZED_URL_ATTRS
 
 if TYPE_CHECKING:
@@ -865,7 +865,7 @@ def _parts(text: str, line_offset: int = 0) -> tuple[
     busy: list[tuple[int, int]] = []
     if "\r" in text:  # markdown-it reads a lone CR as a line break
         return [], [], busy
-    lead = _patterns().leading_blank.match(text).end()  # type: ignore[union-attr]
+    lead = _LEADING_BLANK_RE.match(text).end()  # type: ignore[union-attr]
     if lead:
         # the blank lines a page starts with (after its front matter) yield nothing and
         # leave nothing open: the parts are those of the rest
@@ -909,33 +909,22 @@ def _parts(text: str, line_offset: int = 0) -> tuple[
     return parts, headings, busy
 
 
-class _Patterns:
-    """The patterns of the parts read without markdown-it, compiled on first use (every build
-    imports this module; a warm one never scans)."""
-
-    def __init__(self) -> None:
-        #: What may start a block other than a paragraph (an indented line; a heading, quote,
-        #: list item, rule, fence, HTML, table row or setext underline), at a line's start.
-        self.block_start = re.compile(
-            r"[ \t#>=|:<_\-]|[+*](?:[ \t\n]|\Z)|\*[ \t]*\*[ \t]*\*|`{3}|~{3}|\d{1,9}[.)]")
-        #: The same after a newline, searched in ``nl``: a part of a page starting at a rest
-        #: point whose lines all start otherwise, with no blank line between them, is one
-        #: paragraph.
-        self.not_paragraph_line = re.compile(r"\n(?:" + self.block_start.pattern + ")")
-        #: The first line of a list item: its marker, one space, then its text.
-        self.item = re.compile(r"(?:[-+*]|\d{1,9}[.)]) (?=[^ \t\n])")
-        #: A thematic break, alone on its line.
-        self.rule = re.compile(r"([-*_])(?:[ \t]*\1){2,}[ \t]*\Z")
-        #: A table's delimiter row, and one of its columns.
-        self.delimiter_row = re.compile(r"[|:\-][|:\- \t]+\Z")
-        self.align = re.compile(r":?-+:?\Z")
-        #: The blank lines at the start of a text.
-        self.leading_blank = re.compile(r"(?:[ \t]*\n)*")
-
-
-@functools.cache
-def _patterns() -> _Patterns:
-    return _Patterns()
+#: What may start a block other than a paragraph (an indented line; a heading, quote, list
+#: item, rule, fence, HTML, table row or setext underline), at the start of a line.
+_BLOCK_START = r"[ \t#>=|:<_\-]|[+*](?:[ \t\n]|\Z)|\*[ \t]*\*[ \t]*\*|`{3}|~{3}|\d{1,9}[.)]"
+_BLOCK_START_RE = lazy_re(_BLOCK_START)
+#: The same after a newline, searched in ``nl``: a part of a page starting at a rest point
+#: whose lines all start otherwise, with no blank line between them, is one paragraph.
+_NOT_PARAGRAPH_LINE_RE = lazy_re(r"\n(?:" + _BLOCK_START + ")")
+#: The first line of a list item: its marker, one space, then its text.
+_ITEM_RE = lazy_re(r"(?:[-+*]|\d{1,9}[.)]) (?=[^ \t\n])")
+#: A thematic break, alone on its line.
+_RULE_RE = lazy_re(r"([-*_])(?:[ \t]*\1){2,}[ \t]*\Z")
+#: A table's delimiter row, and one of its columns.
+_DELIMITER_ROW_RE = lazy_re(r"[|:\-][|:\- \t]+\Z")
+_ALIGN_RE = lazy_re(r":?-+:?\Z")
+#: The blank lines at the start of a text.
+_LEADING_BLANK_RE = lazy_re(r"(?:[ \t]*\n)*")
 
 
 def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
@@ -947,17 +936,16 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
     end = a + len(segment.rstrip(" \t\n"))
     if end == a or text.find("\n\n", a, end) >= 0 or "\x00" in segment:
         return False
-    patterns = _patterns()
     #: the lines of each paragraph: (start, end) of the text markdown-it gives it
     paragraphs: list[list[tuple[int, int]]] = []
-    if patterns.item.match(text, a, end) is not None:
+    if _ITEM_RE.match(text, a, end) is not None:
         pos = a
         indent = 0
         while pos < end:
             line_end = text.find("\n", pos, end)
             if line_end < 0:
                 line_end = end
-            item = patterns.item.match(text, pos, line_end)
+            item = _ITEM_RE.match(text, pos, line_end)
             if item is not None:  # the next item
                 indent = item.end() - pos
                 start = item.end()
@@ -968,18 +956,18 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
                 paragraphs[-1].append((start, line_end))
             else:
                 return False
-            if (patterns.block_start.match(text, start, line_end) is not None
+            if (_BLOCK_START_RE.match(text, start, line_end) is not None
                     or (text[start] == "[" and text.find("]:", start, end) >= 0)):
                 return False  # another block in the item; a reference definition
             pos = line_end + 1
-    elif "\n" not in text[a:end] and patterns.rule.match(text, a, end) is not None:
+    elif "\n" not in text[a:end] and _RULE_RE.match(text, a, end) is not None:
         return True
     elif text[a] == "|":
         cells = _table_cells(text, a, end)
         if cells is None:
             return False
         paragraphs = [[cell] for cell in cells]
-    elif (patterns.not_paragraph_line.search(nl, a, end + 1) is not None
+    elif (_NOT_PARAGRAPH_LINE_RE.search(nl, a, end + 1) is not None
             or (text[a] == "[" and text.find("]:", a, end) >= 0)):  # may be a definition
         return False
     else:
@@ -1012,8 +1000,7 @@ def _table_cells(text: str, a: int, end: int) -> list[tuple[int, int]] | None:
     if len(lines) < 2:
         return None
     delimiter = text[lines[1][0]:lines[1][1]]
-    patterns = _patterns()
-    if patterns.delimiter_row.match(delimiter) is None:
+    if _DELIMITER_ROW_RE.match(delimiter) is None:
         return None
     columns = delimiter.split("|")
     aligns = 0
@@ -1023,7 +1010,7 @@ def _table_cells(text: str, a: int, end: int) -> list[tuple[int, int]] | None:
             if i == 0 or i == len(columns) - 1:
                 continue
             return None
-        if patterns.align.match(column) is None:
+        if _ALIGN_RE.match(column) is None:
             return None
         aligns += 1
     if aligns * len(lines) > 0x10000:
