@@ -1051,7 +1051,13 @@ def _read_inline(text: str, lines: list[tuple[int, int]], references: bool,
     line 0), if :mod:`.inline_links` reads it."""
     from .inline_links import find_links
 
-    joined = "\n".join(text[start:stop] for start, stop in lines)
+    if len(lines) == 1:
+        first, last = lines[0]
+        if not _inline_yields(text, first, last):
+            return True  # most table cells
+        joined = text[first:last]
+    else:
+        joined = "\n".join(text[start:stop] for start, stop in lines)
     content = joined.strip()  # as markdown-it's paragraph rule makes its content
     if not _inline_yields(content):
         return True
