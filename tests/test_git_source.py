@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import logging
+import os
 from pathlib import Path
 
 import pytest
-from support import V1, V2, lock_text, make_repo, write
+from support import V1, V2, git, lock_text, make_repo, write
 
+from miles_docs_plugin.builtin import git_source
 from miles_docs_plugin.core.config import load_config
 from miles_docs_plugin.core.engine import Engine
 from miles_docs_plugin.core.errors import ContentError, FetchError
@@ -129,3 +132,119 @@ def test_offline_cold_cache_names_repo_and_commit(tmp_path: Path, cache_dir: Pat
     message = str(err.value)
     assert f"radixark/miles_diffusion@{V2}" in message and "offline" in message
     assert "\n" not in message
+
+
+# -- a pin move: only what changed is fetched and written -------------------------------------
+
+
+def _entry(cache: Path, commit: str) -> Path:
+    (entry,) = [p for p in (cache / "checkouts").glob(f"*/{commit}") if p.is_dir()]
+    return entry / "files"
+
+
+def _tree_at(repo: Path, commit: str, tmp: Path) -> dict[str, tuple[bytes, bool, bool]]:
+    """The docs folder and mkdocs.yml at ``commit``, as git itself checks them out:
+    path -> (bytes or link target, symlink, executable)."""
+    out = tmp / f"git-{commit[:7]}"
+    git(repo, "worktree", "add", "-q", "--detach", str(out), commit)
+    return _files(out, ("docs", "mkdocs.yml"))
+
+
+def _files(root: Path, keep: tuple[str, ...]) -> dict[str, tuple[bytes, bool, bool]]:
+    found = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if not rel.startswith(keep) or (path.is_dir() and not path.is_symlink()):
+            continue
+        if path.is_symlink():
+            found[rel] = (os.readlink(path).encode(), True, False)
+        else:
+            found[rel] = (path.read_bytes(), False, os.access(path, os.X_OK))
+    return found
+
+
+def test_a_pin_move_fetches_and_writes_only_the_changed_files(
+        tmp_path: Path, cache_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
+    upstream = tmp_path / "up"
+    pages = {f"docs/p{i:02}.md": f"# Page {i}\n\nText {i}.\n" for i in range(12)}
+    first = make_repo(upstream, {**pages, "docs/img/a.png": b"\x89PNG\0" + bytes(range(200)),
+                                 "docs/run.sh": "#!/bin/sh\necho run\n",
+                                 "mkdocs.yml": "nav:\n  - p00.md\n", "src/big.py": "x = 1\n"})
+    (upstream / "docs" / "run.sh").chmod(0o755)
+    (upstream / "docs" / "alias.md").symlink_to("p01.md")
+    first = make_repo(upstream, {}, "mode and link")
+    config_path = setup_host(tmp_path, upstream.as_uri(), first)
+    build(load_config(config_path), Engine())
+    old = _entry(cache_dir, first)
+    # one page edited, one removed, one added, the symlink moved, the nav edited
+    git(upstream, "rm", "-q", "docs/p05.md")
+    (upstream / "docs" / "alias.md").unlink()
+    (upstream / "docs" / "alias.md").symlink_to("p02.md")
+    second = make_repo(upstream, {"docs/p03.md": "# Page 3\n\nRevised.\n",
+                                  "docs/new/p99.md": "# New\n",
+                                  "mkdocs.yml": "nav:\n  - p03.md\n"}, "second")
+    # an unchanged page of the older pin, altered in the cache (same size): never carried over
+    tampered = old / "docs" / "p07.md"
+    tampered.write_bytes(tampered.read_bytes().replace(b"Text", b"Evil"))
+    write(tmp_path / "host" / "miles-docs.lock",
+          lock_text({"diffusion": (upstream.as_uri(), second)}))
+    with caplog.at_level(logging.DEBUG, logger="miles_docs"):
+        result = build(load_config(config_path), Engine())
+    section = result.sections["diffusion"]
+    assert not section.checkout.cached
+    assert section.pages["p07.md"].text == "# Page 7\n\nText 7.\n"
+    assert "p05.md" not in section.pages and "new/p99.md" in section.pages
+    new = _entry(cache_dir, second)
+    # the entry is what git checks out at the new pin: bytes, modes, links, nothing more
+    assert _files(new, ("docs", "mkdocs.yml")) == _tree_at(upstream, second, tmp_path)
+    # unchanged files are the older entry's (no new copy); changed and altered ones are new
+    same = [p for p in ("docs/p00.md", "docs/p11.md", "docs/img/a.png", "docs/run.sh")
+            if (new / p).stat().st_ino == (old / p).stat().st_ino]
+    assert same == ["docs/p00.md", "docs/p11.md", "docs/img/a.png", "docs/run.sh"]
+    for path in ("docs/p03.md", "docs/p07.md", "mkdocs.yml"):
+        assert (new / path).stat().st_ino != (old / path).stat().st_ino, path
+    assert "5 file(s) fetched, the rest reused from" in caplog.text, caplog.text
+
+
+def test_a_pin_move_of_the_real_docs_equals_a_fresh_checkout(
+        corpus_repo: Path, cache_dir: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    config_path = setup_host(tmp_path, corpus_repo.as_uri(), V1)
+    build(load_config(config_path), Engine())
+    write(tmp_path / "host" / "miles-docs.lock",
+          lock_text({"diffusion": (corpus_repo.as_uri(), V2)}))
+    moved = build(load_config(config_path), Engine()).sections["diffusion"]
+    fresh_cache = tmp_path / "fresh"
+    monkeypatch.setenv("MILES_DOCS_CACHE", str(fresh_cache))
+    fresh = build(load_config(config_path), Engine()).sections["diffusion"]
+    assert _files(_entry(cache_dir, V2), ("docs",)) == _files(_entry(fresh_cache, V2), ("docs",))
+    assert json.loads((_entry(cache_dir, V2).parent / "manifest.json").read_text()) == \
+        json.loads((_entry(fresh_cache, V2).parent / "manifest.json").read_text())
+    assert {p: page.text for p, page in moved.pages.items()} == \
+        {p: page.text for p, page in fresh.pages.items()}
+    # the files v1 and v2 share were not written again
+    old, new = _entry(cache_dir, V1), _entry(cache_dir, V2)
+    shared = [p for p in new.rglob("*") if p.is_file() and (old / p.relative_to(new)).is_file()
+              and (old / p.relative_to(new)).read_bytes() == p.read_bytes()]
+    assert shared and all(p.stat().st_ino == (old / p.relative_to(new)).stat().st_ino
+                          for p in shared)
+
+
+def test_a_pin_move_that_changes_most_files_checks_out_the_docs_folder(
+        tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setattr(git_source, "MAX_CHANGED_FILES", 1)
+    upstream = tmp_path / "up"
+    first = make_repo(upstream, {"docs/index.md": "# One\n", "docs/b.md": "# B\n",
+                                 "docs/c.md": "# C\n"})
+    config_path = setup_host(tmp_path, upstream.as_uri(), first)
+    build(load_config(config_path), Engine())
+    second = make_repo(upstream, {"docs/index.md": "# Two\n", "docs/b.md": "# B2\n"})
+    write(tmp_path / "host" / "miles-docs.lock",
+          lock_text({"diffusion": (upstream.as_uri(), second)}))
+    with caplog.at_level(logging.DEBUG, logger="miles_docs"):
+        section = build(load_config(config_path), Engine()).sections["diffusion"]
+    assert {p: page.text for p, page in section.pages.items()} == {
+        "index.md": "# Two\n", "b.md": "# B2\n", "c.md": "# C\n"}
+    assert "2 file(s) changed: checking out" in caplog.text, caplog.text
+    assert _files(_entry(cache_dir, second), ("docs",)) == _tree_at(upstream, second, tmp_path)

@@ -9,6 +9,7 @@ fetch, still without blobs outside the docs folder.
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,7 +18,7 @@ from .. import hookimpl
 from ..core.config import ROOT_DOCS, docs_prefix, mkdocs_config_paths
 from ..core.errors import ContentError, FetchError
 from ..core.model import Checkout, EntryKind
-from ..core.source.cache import Manifest, tree_from_manifest
+from ..core.source.cache import Cache, Manifest, tree_from_manifest
 
 if TYPE_CHECKING:
     from ..core.config import SourceConfig
@@ -80,54 +81,182 @@ def _parse_tree(output: str) -> tuple[dict[str, EntryKind], dict[str, str], dict
     return tree, blobs, modes, objects
 
 
-def checkout_into(tmp: Path, source: SourceConfig, commit: str) -> Manifest:
-    """Fetch ``commit`` of ``source`` and leave its docs folder in ``tmp/files``."""
-    from ..core.source.git import git_object, run_git
+def _start(tmp: Path, source: SourceConfig, commit: str) -> Path:
+    """A new repository in ``tmp/repo`` with ``commit`` fetched into it (no blobs)."""
+    from ..core.source.git import run_git
 
     repo = tmp / "repo"
     run_git(["init", "--quiet", "--template=", str(repo)], what="git init")
     run_git(["remote", "add", "origin", source.url.fetch_url], cwd=repo, what="git remote add")
-    run_git(["config", "core.sparseCheckout", "true"], cwd=repo, what="git config")
-    (repo / ".git" / "info").mkdir(parents=True, exist_ok=True)
-    beside = mkdocs_config_paths(source.docs_dir)
-    (repo / ".git" / "info" / "sparse-checkout").write_text(
-        "".join(f"/{p}\n" for p in [docs_prefix(source.docs_dir) or "*", *beside]), "utf-8")
     fetch_commit(repo, source, commit)
-    head = run_git(["rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}"], cwd=repo,
-                   what="verifying the commit").stdout.strip()
-    if head != commit:
-        raise FetchError(f"{source.url.display} returned {head or 'nothing'} for {commit}",
-                         hint="the pin must be a full commit id")
+    return repo
+
+
+def _read_commit(repo: Path, source: SourceConfig, commit: str) -> Manifest:
+    """The manifest of ``commit``: its whole tree listing and its raw commit object, which
+    must hash to the pin (so no separate check of what the server sent is needed)."""
+    from ..core.source.git import commit_date, read_objects, run_git
+    from ..core.source.integrity import object_id
+
     listing = run_git(["ls-tree", "-r", "-t", "-z", "--full-tree", commit], cwd=repo,
                       what="listing the tree").stdout
+    kind, commit_object = read_objects(repo, [commit])[commit]
+    if kind != "commit" or object_id("commit", commit_object) != commit:
+        raise FetchError(f"{source.url.display} returned {kind} {commit} for {commit}",
+                         hint="the pin must be a full commit id")
     tree, blobs, modes, objects = _parse_tree(listing)
-    commit_object = git_object(repo, "commit", commit)
     if source.docs_dir != ROOT_DOCS and tree.get(source.docs_dir) != "tree":
         raise ContentError(
             f"docs_dir {source.docs_dir!r} does not exist at commit {commit} of "
             f"{source.url.display}", hint="set `docs_dir:` to the docs folder of that repository")
-    run_git(["-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", commit],
-            cwd=repo, what=f"checking out {_name(source, commit)}")
-    verified = run_git(["rev-parse", "HEAD"], cwd=repo, what="verifying HEAD").stdout.strip()
-    if verified != commit:
-        raise FetchError(f"checkout of {_name(source, commit)} ended at {verified}")
-    date = run_git(["show", "-s", "--format=%cI", commit], cwd=repo,
-                   what="reading the commit date").stdout.strip()
+    return Manifest(source.url.display, commit, source.docs_dir, commit_date(commit_object),
+                    tree, blobs, modes, objects, commit_object)
+
+
+def _checkout(repo: Path, tmp: Path, source: SourceConfig, manifest: Manifest) -> Manifest:
+    """Check out the docs folder (sparse, its blobs fetched in one batch) into ``tmp/files``."""
+    from ..core.source.git import run_git
+
+    commit = manifest.commit
+    beside = mkdocs_config_paths(source.docs_dir)
+    (repo / ".git" / "info").mkdir(parents=True, exist_ok=True)
+    (repo / ".git" / "info" / "sparse-checkout").write_text(
+        "".join(f"/{p}\n" for p in [docs_prefix(source.docs_dir) or "*", *beside]), "utf-8")
+    run_git(["-c", "core.sparseCheckout=true", "-c", "advice.detachedHead=false", "checkout",
+             "--quiet", "--detach", commit], cwd=repo, what=f"checking out {_name(source, commit)}")
     files = tmp / "files"
+    if files.exists():
+        shutil.rmtree(files)
     if source.docs_dir == ROOT_DOCS:  # the whole repository is the docs folder
         shutil.rmtree(repo / ".git")
         repo.rename(files)
-        return Manifest(source.url.display, commit, source.docs_dir, date, tree, blobs, modes,
-                        objects, commit_object)
+        return manifest
     target = files / source.docs_dir
     target.parent.mkdir(parents=True, exist_ok=True)
     (repo / source.docs_dir).rename(target)
     for path in beside:  # the upstream's MkDocs config: its nav is the section's nav
-        if tree.get(path) == "blob" and (repo / path).is_file():
+        if manifest.tree.get(path) == "blob" and (repo / path).is_file():
             (repo / path).rename(files / path)
     shutil.rmtree(repo)
-    return Manifest(source.url.display, commit, source.docs_dir, date, tree, blobs, modes,
-                    objects, commit_object)
+    return manifest
+
+
+def checkout_into(tmp: Path, source: SourceConfig, commit: str) -> Manifest:
+    """Fetch ``commit`` of ``source`` and leave its docs folder in ``tmp/files``."""
+    repo = _start(tmp, source, commit)
+    return _checkout(repo, tmp, source, _read_commit(repo, source, commit))
+
+
+#: Above this many files to fetch, a pin move checks out the docs folder as a cold fetch does.
+MAX_CHANGED_FILES = 2000
+
+
+def _published(path: str, source: SourceConfig) -> bool:
+    """Is ``path`` (a repository path) among the files a checkout keeps?"""
+    prefix = docs_prefix(source.docs_dir)
+    return path.startswith(prefix) or path in mkdocs_config_paths(source.docs_dir)
+
+
+def _reuse(old: Path, new: Path, mode: str, oid: str) -> bool:
+    """Put the file ``old`` of an earlier checkout at ``new`` when it hashes to ``oid`` (a
+    hard link, or a copy where links are not possible); False when it does not (changed,
+    missing or tampered with: the caller fetches it)."""
+    from ..core.source.integrity import blob_id
+
+    try:
+        if mode == "120000":
+            target = os.readlink(old)
+            if blob_id(os.fsencode(target)) != oid:
+                return False
+            new.parent.mkdir(parents=True, exist_ok=True)
+            new.symlink_to(target)
+            return True
+        if old.is_symlink() or blob_id(old.read_bytes()) != oid:
+            return False
+        new.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(old, new)
+        except OSError:
+            shutil.copy2(old, new)
+        return True
+    except OSError:
+        return False
+
+
+def _write_blob(dest: Path, mode: str, data: bytes) -> None:
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    if mode == "120000":
+        dest.symlink_to(os.fsdecode(data))
+        return
+    dest.write_bytes(data)
+    if mode == "100755":
+        dest.chmod(0o755)
+
+
+def checkout_from(tmp: Path, source: SourceConfig, commit: str, base_files: Path,
+                  base: Manifest) -> Manifest:
+    """Fetch ``commit`` of ``source`` into ``tmp/files`` as a change from an earlier checkout
+    (``base_files``, at ``base.commit``): only the new commit's trees and the blobs whose id
+    changed come over the network, and only they are written; every other file is the earlier
+    checkout's, reused only if it hashes to the new commit's blob id.
+
+    The result is what :func:`checkout_into` leaves, checked the same way by every build:
+    the tree hashes to the pin, every file to its blob id.
+    """
+    from ..core.source.git import GitError, read_objects, run_git
+    from ..core.source.integrity import blob_id
+
+    repo = _start(tmp, source, commit)
+    manifest = _read_commit(repo, source, commit)
+    files = tmp / "files"
+    need: dict[str, list[tuple[str, str]]] = {}  #: blob id -> (path, mode) to write it to
+    beside = mkdocs_config_paths(source.docs_dir)
+    for path, (mode, oid) in manifest.objects.items():
+        kind = manifest.tree.get(path)
+        if (not _published(path, source) or kind not in ("blob", "link")
+                or (path in beside and kind != "blob")):
+            if mode == "160000" and _published(path, source):
+                (files / path).mkdir(parents=True, exist_ok=True)  # as checkout leaves it
+            continue
+        if base.objects.get(path) == (mode, oid) and _reuse(base_files / path, files / path,
+                                                          mode, oid):
+            continue
+        need.setdefault(oid, []).append((path, mode))
+    if len(need) > MAX_CHANGED_FILES:
+        log.debug("miles-docs: %s: %d file(s) changed: checking out", _name(source, commit),
+                  len(need))
+        return _checkout(repo, tmp, source, manifest)
+    if need:
+        try:
+            # the blobs by id, as git's own partial-clone fetch asks for them
+            run_git(["-c", "fetch.negotiationAlgorithm=noop", "fetch", "--quiet", "--no-tags",
+                     "--no-write-fetch-head", "--recurse-submodules=no", "--filter=blob:none",
+                     "origin", *need], cwd=repo, what=f"fetching {_name(source, commit)}")
+        except GitError as exc:
+            if exc.no_space:
+                raise
+            log.debug("miles-docs: %s: no blobs by id (%s); checking out", source.url.display,
+                      exc.message)
+            return _checkout(repo, tmp, source, manifest)
+        for oid, (object_kind, data) in read_objects(repo, list(need)).items():
+            if object_kind != "blob" or blob_id(data) != oid:
+                raise FetchError(f"{source.url.display} returned a wrong object for {oid}")
+            for path, mode in need[oid]:
+                _write_blob(files / path, mode, data)
+    files.mkdir(exist_ok=True)
+    shutil.rmtree(repo)
+    log.debug("miles-docs: %s: %d file(s) fetched, the rest reused from %s",
+              _name(source, commit), sum(len(p) for p in need.values()), base.commit[:7])
+    return manifest
+
+
+def _fill(tmp: Path, source: SourceConfig, commit: str, cache: Cache) -> Manifest:
+    """A new cache entry: a change from another pin of the source when the cache has one (a
+    pin move), else a fresh checkout."""
+    base = cache.nearest(source.url, commit, source.docs_dir)
+    if base is None:
+        return checkout_into(tmp, source, commit)
+    return checkout_from(tmp, source, commit, *base)
 
 
 @hookimpl
@@ -151,7 +280,7 @@ def mdp_fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext) ->
                 ctx.progress(f"fetching {_name(source, commit)}")
                 try:
                     cache.populate(source.url, commit, source.docs_dir,
-                                   lambda tmp: checkout_into(tmp, source, commit))
+                                   lambda tmp: _fill(tmp, source, commit, cache))
                 except GitError as exc:
                     raise FetchError(
                         f"cannot fetch {_name(source, commit)}: {exc.message}",

@@ -210,6 +210,31 @@ class Cache:
             return None
         return entry / "files", manifest
 
+    def nearest(self, url: RepoUrl, commit: str, docs_dir: str) -> tuple[Path, Manifest] | None:
+        """Another pin of the same repository and docs folder (the most recently written),
+        for fetching ``commit`` as a change from it; None when there is none.
+
+        Nothing of it is trusted: a file is reused only where the new commit's tree has the
+        same blob id and the file hashes to it (:mod:`.integrity`).
+        """
+        folder = self.repo_dir(url)
+        try:
+            candidates = sorted(((c / MANIFEST).stat().st_mtime_ns, c.name)
+                                for c in folder.iterdir() if (c / MANIFEST).is_file())
+        except OSError:
+            return None
+        for _mtime, name in reversed(candidates):
+            found_commit = name.split("~", 1)[0]
+            if found_commit == commit or self.entry_dir(url, found_commit, docs_dir).name != name:
+                continue
+            try:
+                manifest = Manifest.from_json((folder / name / MANIFEST).read_text("utf-8"))
+            except (OSError, ValueError, KeyError):
+                continue
+            if manifest.commit == found_commit and manifest.docs_dir == docs_dir:
+                return folder / name / "files", manifest
+        return None
+
     def discard(self, entry: Path) -> None:
         """Move an untrusted entry out of the way (so no build uses it again)."""
         if not entry.exists():

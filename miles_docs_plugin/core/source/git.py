@@ -128,6 +128,52 @@ def git_object(repo: Path, kind: str, oid: str) -> bytes:
     return proc.stdout
 
 
+def read_objects(repo: Path, oids: Sequence[str]) -> dict[str, tuple[str, bytes]]:
+    """The type and raw bytes of each object of ``oids``, from one ``git cat-file --batch``
+    (one process for any number of objects; bytes, never decoded). A missing object is an
+    error."""
+    if not oids:
+        return {}
+    proc = subprocess.run(  # noqa: S603 - an argument list, never a shell
+        [git_executable(), "cat-file", "--batch"], cwd=repo, env=git_env(),
+        input="".join(f"{oid}\n" for oid in oids).encode("ascii"), capture_output=True,
+        timeout=env_seconds(TIMEOUT_ENV, DEFAULT_TIMEOUT), check=False)
+    if proc.returncode != 0:
+        raise GitError("reading objects failed",
+                       stderr=scrub(proc.stderr.decode("utf-8", "replace").strip()))
+    out = proc.stdout
+    found: dict[str, tuple[str, bytes]] = {}
+    pos = 0
+    for oid in oids:
+        end = out.find(b"\n", pos)
+        header = out[pos:end].decode("ascii", "replace").split() if end >= 0 else []
+        if len(header) != 3 or header[0] != oid or not header[2].isdigit():
+            raise GitError(f"object {oid} is missing from the fetched commit")
+        size = int(header[2])
+        found[oid] = (header[1], out[end + 1:end + 1 + size])
+        pos = end + 1 + size + 1  # the content, then a newline
+    return found
+
+
+def commit_date(commit_object: bytes) -> str:
+    """The committer date of a raw commit object, as ``git show -s --format=%cI`` prints it
+    (strict ISO 8601, the committer's own offset); "" when it has none."""
+    from datetime import datetime, timedelta, timezone
+
+    for line in commit_object.split(b"\n\n", 1)[0].split(b"\n"):
+        if not line.startswith(b"committer "):
+            continue
+        parts = line.rsplit(b" ", 2)
+        if len(parts) != 3 or not parts[1].isdigit() or not re.fullmatch(rb"[+-]\d{4}",
+                                                                          parts[2]):
+            return ""
+        tz = parts[2].decode()
+        offset = timedelta(hours=int(tz[1:3]), minutes=int(tz[3:5]))
+        zone = timezone(-offset if tz[0] == "-" else offset)
+        return datetime.fromtimestamp(int(parts[1]), zone).isoformat()
+    return ""
+
+
 NO_SPACE = ("No space left on device", "Disk quota exceeded")
 
 
