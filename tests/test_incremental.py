@@ -89,3 +89,23 @@ def test_a_template_that_prints_the_commit_gets_every_page_written(tmp_path: Pat
     assert run.returncode == 0, run.output
     assert f"{PAGES} page(s) name the pin outside the banner" in run.output, run.output
     _check_equals_fresh(host, tmp_path, first, second)
+
+
+def test_the_environment_pickle_keeps_no_page_state(tmp_path: Path, cache_dir: Path) -> None:
+    """What builder-inited works out per page (titles, provenance, banners) is made again by
+    every build: Sphinx would read and write it with its environment on every build."""
+    upstream = tmp_path / "upstream"
+    commit = _upstream(upstream)
+    host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), commit)
+    assert host.build().returncode == 0
+    (pickle,) = host.out.parent.rglob("environment.pickle")
+    data = pickle.read_bytes()
+    assert b"miles_docs_state" in data  # the attribute is there, empty
+    assert b"miles_docs_plugin.sphinx_ext.state" in data
+    for text in (b"radixark/miles_diffusion/edit/", b"docs/p03.md", b"miles-docs-banner"):
+        assert text not in data, text
+    # the next build (the pickle read back) still writes the banner of every page
+    (host.docs / "extra.md").write_text("---\norphan: true\n---\n# Extra\n", "utf-8")
+    run = host.build()
+    assert run.returncode == 0, run.output
+    assert f"<code>{commit[:7]}</code>" in (host.out / "diffusion" / "p03.html").read_text()

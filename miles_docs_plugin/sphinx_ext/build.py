@@ -26,7 +26,7 @@ from .engine import PIN_SCHEME, SphinxEngine
 from .folder import GeneratedFolder
 from .restamp import read_pins_record
 from .sandbox import SandboxInfo
-from .state import PageInfo, State, core_config
+from .state import BuildOnly, PageInfo, State, core_config
 from .toctree import NavDocuments, docname_of, stem_title, with_title, with_toctree
 
 logger = logging.getLogger("miles_docs_plugin.sphinx_ext")
@@ -131,7 +131,7 @@ def on_builder_inited(app: Sphinx) -> None:
                                                  checkout.commit or section.source.ref)
         state.pins[section.source.name] = checkout.commit
     app.env.miles_docs_state = state  # type: ignore[attr-defined]
-    app.env.miles_docs_sandbox = sandbox  # type: ignore[attr-defined]
+    app.env.miles_docs_sandbox = BuildOnly(sandbox)  # type: ignore[attr-defined]
 
 
 def _report(result: BuildResult) -> None:
