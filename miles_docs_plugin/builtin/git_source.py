@@ -3,7 +3,9 @@
 A warm build reads the cache entry and never runs git. A cold build fetches only the pinned
 commit (``--depth 1``) and only the blobs of the docs folder (``--filter=blob:none`` plus a
 sparse checkout); servers that refuse to serve a commit by id get a second, branch-and-tag
-fetch, still without blobs outside the docs folder.
+fetch, still without blobs outside the docs folder. A pin move, when the cache holds another
+pin of the source, fetches the new commit's trees and then only the blobs whose id changed
+(:func:`checkout_from`).
 """
 
 from __future__ import annotations
