@@ -72,6 +72,13 @@ class Engine:
     #: fences are then checked with :meth:`known_language`.
     checks_languages = False
 
+    def memo_key(self) -> str | None:
+        """Everything the engine's answers to the link rules and components depend on (its
+        settings, the versions of what it renders with, the host pages), as text; None when
+        the adapter cannot say (then no page's transform is ever skipped: see
+        :mod:`miles_docs_plugin.core.transform.memo`)."""
+        return None
+
     def __init__(self, host_pages: set[str] | None = None) -> None:
         #: Docs paths of the host's own pages (``index.md``), when the adapter knows them: the
         #: link rules resolve links to the host site (``host_urls``) against this set, and

@@ -26,6 +26,7 @@ from .plugins import Hooks, make_plugin_manager
 from .records import Record, replace
 from .source.cache import Cache, CacheEntryInvalid
 from .source.lock import Lock, LockEntry, load_lock, pin_for
+from .transform.memo import TransformMemo
 from .transform.scancache import ScanCache
 
 log = logging.getLogger("miles_docs")
@@ -159,8 +160,12 @@ def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
                       for page in section.pages.values() if not page.extra.get("generated")]
     for _section, page in upstream_pages:
         hooks.prepare_page(page, ctx)
-    for _section, page in upstream_pages:
-        hooks.transform_page(page, ctx)
+    memo = TransformMemo.open(ctx, sections) if ctx.scans is not None else None
+    if memo is not None:  # pages that provably transform as in the last build are not redone
+        memo.transform(upstream_pages)
+    else:
+        for _section, page in upstream_pages:
+            hooks.transform_page(page, ctx)
     timings["transform"] = time.perf_counter() - t1
     for section in sections.values():
         nav = hooks.build_nav(section, ctx)

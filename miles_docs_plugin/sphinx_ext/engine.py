@@ -84,6 +84,27 @@ class SphinxEngine(Engine):
         self.heading_depth = int(getattr(app.config, "myst_heading_anchors", 0) or 6)
         self.heading_depth_setting = "myst_heading_anchors"
 
+    def memo_key(self) -> str | None:
+        import json
+        from importlib.metadata import PackageNotFoundError, version
+
+        config = self.app.config
+        func = getattr(config, "myst_heading_slug_func", None)
+        if func is not None and not isinstance(func, str):
+            return None  # a function of the host's: its behaviour has no key
+        versions: list[str | None] = []
+        for dist in ("sphinx", "myst-parser", "pygments", "sphinx-design"):
+            try:
+                versions.append(version(dist))
+            except PackageNotFoundError:
+                versions.append(None)
+        builder = self.app.builder
+        return json.dumps([type(self).__module__, type(self).__qualname__, versions,
+                           builder.name if builder is not None else None,
+                           sorted(config.extensions), func, self.heading_depth,
+                           sorted(self.features), sorted(self.host_pages or ()),
+                           config.html_file_suffix, config.html_link_suffix, config.root_doc])
+
     def repo_link(self, source: str, kind: str, path: str, url: str) -> str:
         return f"{PIN_SCHEME}:{source}/{kind}/{path}"
 

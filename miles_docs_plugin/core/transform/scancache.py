@@ -138,6 +138,28 @@ class ScanCache:
         kinds apart)."""
         return self._get(kind + _digest(text), compute, load, dump)
 
+    def peek(self, kind: str, text: str) -> Any:
+        """The JSON data kept under (``kind``, ``text``), or None; kept for the next build."""
+        key = kind + _digest(text)
+        if key in self.decoded:
+            return self.decoded[key]
+        raw = self.raw.get(key)
+        if raw is None:
+            return None
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            return None
+        self.decoded[key] = value
+        return value
+
+    def put(self, kind: str, text: str, value: Any) -> None:
+        """Keep the JSON data ``value`` under (``kind``, ``text``) (replacing what was there)."""
+        key = kind + _digest(text)
+        self.decoded[key] = value
+        self.fresh[key] = _same
+        self.dirty = True
+
     def save(self) -> None:
         """Write the entries used by this build (stale ones are dropped), then let go of what
         was read: the build is done with the cache (a later lookup computes again)."""
@@ -177,6 +199,10 @@ class ScanCache:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def _header(version: str) -> bytes:

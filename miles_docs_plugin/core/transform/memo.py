@@ -1,0 +1,283 @@
+"""Skipping the transform of pages whose output is provably what an earlier build made.
+
+After a pin move that changes one page of 1,000, the link rules and components would run on
+every page again, each giving the same result. A page's transform (``mdp_transform_page`` of the
+built-in plugins) is a function of:
+
+- its own prepared text, front matter and ``extra`` (the page's fingerprint);
+- the build: the code (the scan cache is tied to this package's source), the engine and its
+  settings (:meth:`Engine.memo_key`), the config, and for every section its tree (paths and
+  modes; the blob ids of every file that is not one of its pages), its pages' paths, URLs and
+  titles, its aliases, superseded pages, snippets and assets so far (the build key);
+- the anchors of the pages its links point to.
+
+So a page's recorded output (its text, the ``extra`` keys the transform set or removed, its
+diagnostics, the assets its links registered) is replayed only when the build key and its own
+fingerprint are those it was recorded under, and every page whose text changed since the last
+build still has the anchors recorded then (else every page is transformed again). Output that
+names the pinned commit (a diagnostic "… at abc1234") is replayed only at that commit.
+
+It is used only where it can be sure of this: every source is a pinned checkout (whose tree
+lists an id for every file), every implementation of the hooks a transform
+runs (prepare, transform, resolve_link, render_component) is a built-in, the provenance plugin
+(the one transform that depends on the pin) runs last and is never skipped, the engine gives a
+:meth:`~miles_docs_plugin.core.engine.Engine.memo_key`, and the scan cache (authenticated, tied
+to the code) keeps the records. Anything it cannot put into a key turns it off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Diagnostic, Severity
+from ..model import Asset
+
+if TYPE_CHECKING:
+    from ..context import BuildContext
+    from ..model import Page, Section
+    from .scancache import ScanCache
+
+FORMAT = "1"
+#: The one transform that is never skipped (it names the pin: provenance, banner).
+ALWAYS = "miles_docs.provenance"
+#: Hooks a page's transform calls: a plugin other than the built-ins on any of them turns the
+#: memo off (its output could depend on anything).
+HOOKS = ("mdp_prepare_page", "mdp_transform_page", "mdp_resolve_link", "mdp_render_component")
+BUILTIN = "miles_docs."
+
+
+class Unkeyable(Exception):
+    """A value that cannot be part of a key (a function, an object of unknown state)."""
+
+
+def plain(value: Any, depth: int = 0) -> Any:
+    """``value`` as JSON data, the same for the same state (no object ids); raises
+    :class:`Unkeyable` for what has no such form (or is nested too deep: a cycle)."""
+    if depth > 40:
+        raise Unkeyable("nested too deep")
+    depth += 1
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, Enum):
+        return plain(value.value, depth)
+    if isinstance(value, dict):
+        return [[plain(k, depth), plain(v, depth)]
+                for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))]
+    if isinstance(value, (list, tuple)):
+        return [plain(v, depth) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((plain(v, depth) for v in value), key=json.dumps)
+    if callable(value):
+        raise Unkeyable(type(value).__qualname__)
+    kind = type(value)
+    names: list[str] = []
+    for klass in kind.__mro__:  # slots of every class, as well as the instance dict
+        slots = klass.__dict__.get("__slots__", ())
+        names.extend([slots] if isinstance(slots, str) else slots)
+    state = getattr(value, "__dict__", None)
+    if not isinstance(state, dict) and not names:
+        raise Unkeyable(kind.__qualname__)
+    fields = {k: v for k, v in (state or {}).items() if k != "hooks"}  # the plugin manager
+    for name in names:
+        if name not in ("__dict__", "__weakref__") and hasattr(value, name):
+            fields[name] = getattr(value, name)
+    return [f"{kind.__module__}.{kind.__qualname__}", plain(fields, depth)]
+
+
+def _digest(data: Any) -> str:
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass"),
+                        usedforsecurity=False).hexdigest()
+
+
+def _section_key(section: Section) -> Any:
+    tree = section.checkout.tree
+    pages = {section.repo_path(p) for p in section.pages}
+    entries = []
+    for path, (mode, oid) in sorted(tree.objects.items()):
+        kind = tree.entries.get(path)
+        # a page's own text is in its fingerprint; a folder's id changes with any file in it
+        keep = not (kind == "tree" or (kind == "blob" and path in pages))
+        entries.append([path, mode, oid if keep else ""])
+    return [section.source.name, plain(section.source), section.mount, entries,
+            [[p, page.dest, page.title] for p, page in sorted(section.pages.items())],
+            plain(section.aliases), plain(section.superseded), sorted(section.snippets),
+            sorted(section.assets), section.checkout.local]
+
+
+def anchors_digest(ctx: BuildContext, section: Section, page: Page) -> str:
+    amap = ctx.anchors(section, page)
+    return _digest([sorted(amap.emitted), sorted(amap.aliases.items()),
+                    sorted(amap.too_deep.items())])
+
+
+class TransformMemo:
+    """The transform of one build's pages, replaying what provably did not change."""
+
+    def __init__(self, ctx: BuildContext, store: ScanCache, build_key: str,
+                 memoized: Callable[..., Any], always: Callable[..., Any]) -> None:
+        self.ctx = ctx
+        self.store = store
+        self.build_key = build_key
+        self.memoized = memoized  #: the transform hook without the provenance plugin
+        self.always = always  #: the provenance plugin's transform alone
+
+    @classmethod
+    def open(cls, ctx: BuildContext, sections: dict[str, Section]) -> TransformMemo | None:
+        """The memo of this build, or None when it cannot be sure of a replay."""
+        store = ctx.scans
+        if store is None or store.path is None:
+            return None
+        if any(s.checkout.local or not s.checkout.tree.objects for s in sections.values()):
+            return None  # a working copy's files have no ids to key them with
+        engine_key = ctx.engine.memo_key()
+        if engine_key is None:
+            return None
+        pm = ctx.hooks.pm
+        for name in HOOKS:
+            if any(not (impl.plugin_name or "").startswith(BUILTIN)
+                   for impl in getattr(pm.hook, name).get_hookimpls()):
+                return None
+        impls = pm.hook.mdp_transform_page.get_hookimpls()
+        # pluggy calls the last of the list first: provenance must be the last one called
+        if not impls or impls[0].plugin_name != ALWAYS:
+            return None
+        provenance = pm.get_plugin(ALWAYS)
+        others = [impl.plugin for impl in impls[1:]]
+        try:
+            key = _digest([FORMAT, engine_key, plain(ctx.config),
+                           [_section_key(s) for _, s in sorted(sections.items())]])
+        except Unkeyable:
+            return None
+        return cls(ctx, store, key,
+                   pm.subset_hook_caller("mdp_transform_page", remove_plugins=[provenance]),
+                   pm.subset_hook_caller("mdp_transform_page", remove_plugins=others))
+
+    def transform(self, pages: list[tuple[Section, Page]]) -> None:
+        ctx = self.ctx
+        records: dict[int, Any] = {}
+        fingerprints: dict[int, str | None] = {}
+        for i, (section, page) in enumerate(pages):
+            try:
+                head = json.dumps([self.build_key, page.source, page.path, page.dest,
+                                   page.body_start, page.body_line, page.line_delta, page.title,
+                                   plain(page.meta), plain(page.extra)],
+                                  separators=(",", ":"), ensure_ascii=False)
+                digest = hashlib.sha1(head.encode("utf-8", "surrogatepass"),
+                                      usedforsecurity=False)
+                digest.update(b"\0" + page.content.encode("utf-8", "surrogatepass"))
+                fingerprint = digest.hexdigest()
+            except Unkeyable:
+                fingerprints[i] = None
+                continue
+            fingerprints[i] = fingerprint
+            found = self.store.peek("t", fingerprint)
+            if isinstance(found, dict) and found.get("pin") in (None, _pin(section)):
+                records[i] = found
+        previous = self.store.peek("r", self.build_key)
+        anchors: dict[str, str] = {}
+        if records:
+            for i, (section, page) in enumerate(pages):
+                if i in records:
+                    continue
+                key = f"{section.source.name}\0{page.path}"
+                anchors[key] = anchors_digest(ctx, section, page)
+                if not isinstance(previous, dict) or previous.get(key) != anchors[key]:
+                    records.clear()  # another page's anchors changed: its links may differ
+                    break
+        base_diags = {name: list(s.diagnostics) for name, s in ctx.sections.items()}
+        base_assets = {name: dict(s.assets) for name, s in ctx.sections.items()}
+        diags: list[list[Diagnostic]] = [[] for _ in pages]
+        assets: list[list[tuple[str, str]]] = [[] for _ in pages]
+        # pages that changed first, while the others still hold the text their anchors come from
+        for i, (section, page) in enumerate(pages):
+            if i not in records:
+                diags[i], assets[i] = self._run(section, page, fingerprints[i])
+        for i, (_section, page) in enumerate(pages):
+            if i in records:
+                diags[i], assets[i] = self._replay(page, records[i])
+        for name, section in ctx.sections.items():
+            section.diagnostics[:] = base_diags[name] + [
+                d for found in diags for d in found if d.source == name]
+            added = dict(base_assets[name])
+            for found in assets:
+                for where, rel in found:
+                    if where == name and rel not in added:
+                        added[rel] = section.assets.get(rel) or _asset(section, rel)
+            section.assets.clear()
+            section.assets.update(added)
+        for _section, page in pages:
+            self.always(page=page, ctx=ctx)
+        for i, (section, page) in enumerate(pages):
+            key = f"{section.source.name}\0{page.path}"
+            if key not in anchors:
+                kept = previous.get(key) if i in records and isinstance(previous, dict) else None
+                anchors[key] = kept if isinstance(kept, str) else anchors_digest(ctx, section, page)
+        self.store.put("r", self.build_key, anchors)
+        if records:
+            ctx.progress(f"{len(records)} of {len(pages)} page(s) transform as in the last "
+                         "build: not transformed again")
+
+    def _run(self, section: Section, page: Page, fingerprint: str | None
+             ) -> tuple[list[Diagnostic], list[tuple[str, str]]]:
+        ctx = self.ctx
+        try:
+            before = {k: plain(v) for k, v in page.extra.items()}
+        except Unkeyable:
+            fingerprint = None
+            before = {}
+        counts = {name: len(s.diagnostics) for name, s in ctx.sections.items()}
+        known = {name: set(s.assets) for name, s in ctx.sections.items()}
+        self.memoized(page=page, ctx=ctx)
+        diags = [d for name, s in ctx.sections.items() for d in s.diagnostics[counts[name]:]]
+        added = [(name, rel) for name, s in ctx.sections.items()
+                 for rel in s.assets if rel not in known[name]]
+        if fingerprint is None:
+            return diags, added
+        removed = [k for k in before if k not in page.extra]
+        try:
+            changed = {k: v for k, v in page.extra.items()
+                       if k not in before or plain(v) != before[k]}
+            extra = json.loads(json.dumps(changed))
+        except (Unkeyable, TypeError, ValueError):
+            return diags, added
+        if extra != changed:
+            return diags, added  # not JSON data (a tuple, an object): not replayable as is
+        commit = _pin(section)
+        pinned = commit is not None and any(commit[:7] in d.message for d in diags)
+        self.store.put("t", fingerprint, {
+            "content": page.content, "body_start": page.body_start, "title": page.title,
+            "removed": removed, "extra": extra, "pin": commit if pinned else None,
+            "diagnostics": [[d.source, d.path, d.line, d.code, d.message, d.severity.value]
+                            for d in diags],
+            "assets": added})
+        return diags, added
+
+    def _replay(self, page: Page, record: dict[str, Any]
+                ) -> tuple[list[Diagnostic], list[tuple[str, str]]]:
+        page.content = record["content"]
+        page.body_start = record["body_start"]
+        page.title = record["title"]
+        for key in record["removed"]:
+            page.extra.pop(key, None)
+        page.extra.update(record["extra"])
+        diags = [Diagnostic(source, path, line, code, message, Severity(severity))
+                 for source, path, line, code, message, severity in record["diagnostics"]]
+        return diags, [(name, rel) for name, rel in record["assets"]]
+
+
+def _pin(section: Section) -> str | None:
+    return section.checkout.commit
+
+
+def _asset(section: Section, rel: str) -> Asset:
+    # as the link rules register an asset (builtin.links.add_asset)
+    repo_path = section.aliases.get(rel) or section.repo_path(rel)
+    return Asset(rel, section.checkout.root / repo_path)
