@@ -86,7 +86,7 @@ def plain(value: Any, depth: int = 0) -> Any:
         raise Unkeyable(kind.__qualname__)
     fields = {k: v for k, v in (state or {}).items() if k != "hooks"}  # the plugin manager
     for name in names:
-        if name not in ("__dict__", "__weakref__") and hasattr(value, name):
+        if name not in ("__dict__", "__weakref__", "hooks") and hasattr(value, name):
             fields[name] = getattr(value, name)
     return [f"{kind.__module__}.{kind.__qualname__}", plain(fields, depth)]
 
