@@ -26,7 +26,6 @@ from .plugins import Hooks, make_plugin_manager
 from .records import Record, replace
 from .source.cache import Cache, CacheEntryInvalid
 from .source.lock import Lock, LockEntry, load_lock, pin_for
-from .transform.memo import TransformMemo
 from .transform.scancache import ScanCache
 
 log = logging.getLogger("miles_docs")
@@ -160,7 +159,11 @@ def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
                       for page in section.pages.values() if not page.extra.get("generated")]
     for _section, page in upstream_pages:
         hooks.prepare_page(page, ctx)
-    memo = TransformMemo.open(ctx, sections) if ctx.scans is not None else None
+    memo = None
+    if ctx.scans is not None:  # only a kept, authenticated scan cache keeps its records
+        from .transform.memo import TransformMemo
+
+        memo = TransformMemo.open(ctx, sections)
     if memo is not None:  # pages that provably transform as in the last build are not redone
         memo.transform(upstream_pages)
     else:
