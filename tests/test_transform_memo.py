@@ -19,8 +19,9 @@ def _upstream(path: Path) -> str:
     pages[f"docs/p{PAGES:02}.md"] = f"# Last\n\n## Part {PAGES}\n\nThe end.\n"
     pages["docs/index.md"] = "# Index\n\n[first](p00.md)\n"
     pages["docs/broken.md"] = "# Broken\n\nA [missing page](nowhere.md).\n"
+    pages["docs/figure.md"] = "# Figure\n\n![a figure](img/fig.png)\n"
     pages["scripts/run.py"] = "print('run')\n"
-    return make_repo(path, pages)
+    return make_repo(path, {**pages, "docs/img/fig.png": b"\x89PNG\r\n\x1a\n" + bytes(64)})
 
 
 def _move(host: Host, upstream: Path, files: dict[str, str]) -> str:
@@ -67,8 +68,11 @@ def test_a_pin_move_transforms_only_what_can_differ(tmp_path: Path, cache_dir: P
                                           " and [the script](../scripts/run.py). More.\n"})
     run = host.build(strict=False)
     assert run.returncode == 0, run.output
-    assert _skipped(run.output) == (PAGES + 2, PAGES + 3), run.output
+    assert _skipped(run.output) == (PAGES + 3, PAGES + 4), run.output
     assert _warnings(run.output) == warned
+    # the image an unchanged page links to is still published (its asset is replayed too)
+    assert (host.docs / "diffusion" / "img" / "fig.png").is_file()
+    assert (host.out / "_images" / "fig.png").is_file()
     _equals_fresh(host, tmp_path, "fresh-1")
 
     # a heading another page links to is renamed: every page is transformed again, and the
