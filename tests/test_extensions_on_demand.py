@@ -16,7 +16,7 @@ import pytest
 from support import make_repo, mkdocs_build, write
 
 from miles_docs_plugin.mkdocs_plugin import MilesDocsPlugin
-from miles_docs_plugin.mkdocs_plugin.engine import page_extensions
+from miles_docs_plugin.mkdocs_plugin.engine import margin_fences, page_extensions
 
 TABS = """\
 # Install
@@ -124,6 +124,90 @@ def test_page_extensions_reads_emitted_and_upstream_syntax() -> None:
     assert page_extensions("> ```\n> quoted\n> ```\n") == {"pymdownx.superfences"}
     # syntax shown inside fenced code is code, not syntax
     assert page_extensions('```markdown\n!!! note\n=== "A"\n## H {#x}\n```\n') == set()
+
+
+#: A fence under a list item, indented like the item's text (CommonMark reads it as code; the
+#: real corpus has one, in user-guide/launch-script.md).
+LIST_FENCE = """\
+# Launch
+
+1. **Append flags.** The value lands at the end:
+
+   ```bash
+   python3 run.py \\
+       --extra-args "--beta 0.02"
+   ```
+
+2. Edit the script.
+"""
+
+
+def test_a_fence_under_a_list_item_needs_no_superfences(tmp_path: Path,
+                                                        cache_dir: Path) -> None:
+    site = _site(tmp_path, {
+        "docs/index.md": "# Home\n\nSee [launch](launch.md).\n",
+        "docs/launch.md": LIST_FENCE,
+    })
+    run = mkdocs_build(site)
+    assert run.returncode == 0, run.output
+    # fenced_code reads it once it is at the margin: no extension is turned on for it
+    assert "turned on" not in run.output, run.output
+    page = (site / "site" / "diffusion" / "launch" / "index.html").read_text("utf-8")
+    # code, its lines indented as they are under the fence, not text in a paragraph
+    assert '<pre><code class="language-bash">python3 run.py \\\n    --extra-args' in page, page
+    assert "```" not in page, page
+
+
+def _superfences(text: str) -> str:
+    import markdown
+
+    return str(markdown.markdown(
+        text, extensions=["pymdownx.superfences", "pymdownx.highlight"],
+        extension_configs={"pymdownx.highlight": {"use_pygments": False}}))
+
+
+def _fenced_code(text: str) -> str:
+    import markdown
+
+    return str(markdown.markdown(text, extensions=["fenced_code"]))
+
+
+def _same_code(html: str) -> str:
+    """What the two highlighters write differently (superfences' class and trailing blank
+    lines, fenced_code's escaped quotes), made equal; the structure is left as it is."""
+    html = html.replace('<pre class="highlight"><code', "<pre><code").replace("&quot;", '"')
+    return re.sub(r"\s*</code>", "</code>", html)
+
+
+@pytest.mark.parametrize("text", [
+    LIST_FENCE,
+    "1. step\n\n   ```bash\n   run\n\n     more\n   ```\n\nafter\n",
+    "- a\n\n  ```py\n  x = 1\n  ```\n\n- b\n",
+    "text\n\n ~~~\n a < b\n ~~~\n",
+    "   ```js\n   \n   a\n   \n   ```\n\n   ```\n   b\n   ```\n",
+    "   ```bash\r\n   run\r\n   ```\r\n",
+])
+def test_a_fence_moved_to_the_margin_reads_as_superfences_reads_it(text: str) -> None:
+    moved = margin_fences(text)
+    assert moved != text and page_extensions(moved) == set()
+    assert _same_code(_fenced_code(moved)) == _same_code(_superfences(text))
+
+
+@pytest.mark.parametrize("text", [
+    "1. step:\n   ```bash\n   run\n   ```\n2. next\n",  # in the item's paragraph
+    "para\n\n  ~~~\n  a\n  ~~~\ntext\n",  # the paragraph after it holds it
+    "1. step\n\n   ```bash\n  run\n   ```\n",  # a line less indented than the fence
+    "   ```\n   a\n    ```\n   ```\n",  # closed at another indentation
+    "   ```\n   a\n   ````\n",  # closed by a longer fence
+    '   ```bash title="x"\n   run\n   ```\n',  # more than a language
+    "    ```\n    four: a list item's content\n    ```\n",
+    "\t```\n\ttab\n\t```\n",
+    "> ```\n> quoted\n> ```\n",
+    "   ```\n   never closed\n",
+])
+def test_fences_fenced_code_would_read_otherwise_stay_where_they_are(text: str) -> None:
+    assert margin_fences(text) == text
+    assert "pymdownx.superfences" in page_extensions(text)
 
 
 def test_nothing_is_held_twice_while_mkdocs_renders(tmp_path: Path, cache_dir: Path,

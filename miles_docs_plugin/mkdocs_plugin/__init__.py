@@ -5,7 +5,8 @@ Events (MkDocs 1.6):
 - ``on_startup``: with it, ``mkdocs serve`` keeps one plugin object across rebuilds.
 - ``on_config``: read ``miles-docs.yml`` (or inline options).
 - ``on_files``: run the core pipeline, refuse a mount that collides with host files, add every
-  page (``File.generated(content=...)``) and referenced asset
+  page (``File.generated(content=...)``; fences CommonMark reads under a list item moved to the
+  margin, where Python-Markdown reads them, :func:`.engine.margin_fences`) and referenced asset
   (``File.generated(abs_src_path=<cache>)``), and add the section to the nav. Record which
   Markdown extensions each page uses (admonitions, dropdowns, tabs… that components became,
   or that an MkDocs upstream wrote); said once in the log.
@@ -49,6 +50,7 @@ from .engine import (
     EXTENSION_OPTIONS,
     MkDocsEngine,
     installable_extensions,
+    margin_fences,
     mintlify_meta,
     page_extensions,
 )
@@ -151,8 +153,10 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         for section in result.sections.values():
             for page in section.pages.values():
                 host = section.host_path(page.path)
-                content = (self._sandboxed(section, page, snippets) if section.source.sandboxed
-                           else page.content)
+                if section.source.sandboxed:
+                    content = margin_fences(self._sandboxed(section, page, snippets))
+                else:  # MkDocs holds the page's text: one copy (see _release)
+                    content = page.content = margin_fences(page.content)
                 files.append(File.generated(config, host, content=content))
                 self.by_host_path[host] = (section, page)
                 self._note_extensions(section, page, content, installable, config)

@@ -213,25 +213,81 @@ def _fence_lines(content: str) -> Iterator[tuple[int, str, str, str, int]]:
         yield start, indent, m.group(), content[m.end():end], end
 
 
-def _fenced(content: str) -> Iterator[tuple[int, bool, int]]:
+FenceLine = tuple[int, str, str, str, int]  #: (line start, indent, marker, info, line end)
+
+
+def _fence_blocks(content: str) -> Iterator[tuple[FenceLine, FenceLine | None]]:
     """Fenced code blocks as :func:`~miles_docs_plugin.core.mdx.fences` finds them (at any
     indentation, closed by a bare fence of the same kind and at least the same length, or by
-    the end of the page): (start, whether Python-Markdown's fenced_code reads it, end)."""
-    opening: tuple[int, str, str, str, int] | None = None
+    the end of the page): (opening line, closing line or None)."""
+    opening: FenceLine | None = None
     for line in _fence_lines(content):
-        _start, _indent, marker, info, end = line
+        _start, _indent, marker, info, _end = line
         if opening is None:
             if not (marker[0] == "`" and "`" in info):
                 opening = line
             continue
         first = opening[2]
         if marker[0] == first[0] and marker.startswith(first) and not info.strip():
-            plain = not opening[1] and PLAIN_FENCE_RE.match(opening[3].strip()) is not None
-            yield opening[0], plain, end
+            yield opening, line
             opening = None
     if opening is not None:
+        yield opening, None
+
+
+def _fenced(content: str) -> Iterator[tuple[int, bool, int]]:
+    """Fenced code blocks (:func:`_fence_blocks`): (start, whether Python-Markdown's
+    fenced_code reads it, end)."""
+    for opening, closing in _fence_blocks(content):
         plain = not opening[1] and PLAIN_FENCE_RE.match(opening[3].strip()) is not None
-        yield opening[0], plain, len(content)
+        yield opening[0], plain, closing[4] if closing is not None else len(content)
+
+
+def margin_fences(content: str) -> str:
+    """``content`` with its fences indented one to three spaces moved to the margin.
+
+    CommonMark reads such a fence as code (an upstream writes one under a list item, indented
+    like the item's text), Python-Markdown's fenced_code only at the margin; as it is, the page
+    needs pymdownx.superfences, which costs more to load and run than the rest of a small
+    section. Python-Markdown gives indentation under four spaces no meaning (a list item's
+    content is indented four), so moving such a fence to the margin, with its content lines
+    losing the same indentation, is read by fenced_code as superfences reads it where it is:
+    the same code block in the same place. Only the fences superfences reads that way are
+    moved: indented with spaces only, a language at most, every non-blank line of the block
+    indented as the opening fence, closed by the same fence at the same indentation.
+    """
+    if "```" not in content and "~~~" not in content:
+        return content
+    out: list[str] = []
+    done = 0
+    for opening, closing in _fence_blocks(content):
+        start, indent, marker, info, end = opening
+        if closing is None or not 0 < len(indent) < 4 or indent.strip(" ") or "\t" in info \
+                or not PLAIN_FENCE_RE.match(info.strip()):
+            continue
+        close_start, close_indent, close_marker, close_info, close_end = closing
+        if close_indent != indent or close_marker != marker or close_info.strip(" \r"):
+            continue
+        # a block of its own: fenced_code puts blank lines around the code, superfences does
+        # not (a fence right under a paragraph line stays in that paragraph)
+        before = content[content.rfind("\n", 0, max(start - 1, 0)) + 1:start]
+        after = content[close_end + 1:content.find("\n", close_end + 1) % (len(content) + 1)]
+        if before.strip() or after.strip():
+            continue
+        body = content[end + 1:close_start].split("\n")[:-1]  # the lines between, each
+        if any(line.strip() and not line.startswith(indent) for line in body):
+            continue
+        n = len(indent)
+        out.append(content[done:start])
+        out.append(content[start + n:end + 1])
+        out.extend((line[n:] if line.startswith(indent) else line.lstrip(" ")) + "\n"
+                   for line in body)
+        out.append(content[close_start + n:close_end])
+        done = close_end
+    if not out:
+        return content
+    out.append(content[done:])
+    return "".join(out)
 
 
 def page_extensions(content: str) -> set[str]:
