@@ -243,6 +243,10 @@ def _fenced(content: str) -> Iterator[tuple[int, bool, int]]:
         yield opening[0], plain, closing[4] if closing is not None else len(content)
 
 
+#: A fence indented one to three spaces (at the start of a line, or of the page).
+_INDENTED_FENCE_RE = re.compile(r"\n {1,3}(?:```|~~~)")
+
+
 def margin_fences(content: str) -> str:
     """``content`` with its fences indented one to three spaces moved to the margin.
 
@@ -256,8 +260,9 @@ def margin_fences(content: str) -> str:
     moved: indented with spaces only, a language at most, every non-blank line of the block
     indented as the opening fence, closed by the same fence at the same indentation.
     """
-    if "```" not in content and "~~~" not in content:
-        return content
+    if _INDENTED_FENCE_RE.search(content) is None and \
+            _INDENTED_FENCE_RE.match("\n" + content[:6]) is None:
+        return content  # most pages
     out: list[str] = []
     done = 0
     for opening, closing in _fence_blocks(content):
