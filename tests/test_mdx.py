@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from miles_docs_plugin.builtin.components import find_blocks
 from miles_docs_plugin.core.transform.anchors import AnchorMap, mintlify_slug
@@ -124,3 +126,33 @@ def test_fences_close_where_commonmark_closes_them() -> None:
     lines = ["````mdx", "```js", "x", "```", "````", "  ~~~", "open"]
     found = fences(lines)
     assert [(f.start, f.end, f.closed) for f in found] == [(0, 4, True), (5, 6, False)]
+
+
+#: What each detection pattern of the components plugin was, as one ``re`` pattern.
+LINE_PATTERNS = {
+    "HAS_COMPONENT_RE": r"(?m)^[ \t]*</?[A-Z]|<(?:Badge|Tooltip|Icon|Link|Kbd)\b|"
+                        r"<[a-z][^>]*\s(?:[\w-]+=\{|className=)",
+    "HAS_MDX_RE": r"(?m)^(?:import|export)\s|\{\s*/\*|^[ \t]*<div\b",
+    "H1_CANDIDATE_RE": r"(?m)^ {0,3}(?:#(?:[ \t]|$)|=+[ \t]*$)",
+    "DIALECT_RE": r"(?m)^[ \t]*(?:!!!|\?\?\?|===|:::)[+!]?[ \t]+\S",
+    "FENCE_META_RE": r"(?m)^[ \t]*(?:`{3,}|~{3,})[ \t]*[^\s`{][^\s`]*[ \t]+[^\s`]",
+    "MERMAID_RE": r"(?m)^[ \t>]*(?:`{3,}|~{3,})[ \t]*mermaid\b",
+}
+LINE_PIECES = st.sampled_from([
+    *"\n\n\r \t \t<>/#=!?:{}*`~-aA", "```", "~~~", "mermaid", "import", "export", "<div",
+    "<Note", "</Tip", "<Badge", "<a ", "className=", "x={", "!!!", "???", "===", ":::",
+    "# ", "==", "bash title", "/*"])
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(LINE_PIECES, max_size=40).map("".join))
+def test_line_patterns_find_what_the_single_patterns_found(text: str) -> None:
+    import re
+
+    from miles_docs_plugin.builtin import components
+
+    for name, pattern in LINE_PATTERNS.items():
+        line_pattern = getattr(components, name)
+        assert isinstance(line_pattern, components.LinePattern)  # searched the fast way
+        fast = line_pattern.search(text) is not None
+        assert fast is (re.search(pattern, text) is not None), (name, text)

@@ -38,9 +38,30 @@ if TYPE_CHECKING:
     from ..core.model import Page, Section
 
 
-HAS_COMPONENT_RE = re.compile(r"(?m)^[ \t]*</?[A-Z]|<(?:Badge|Tooltip|Icon|Link|Kbd)\b|"
-                              r"<[a-z][^>]*\s(?:[\w-]+=\{|className=)")
-HAS_MDX_RE = re.compile(r"(?m)^(?:import|export)\s|\{\s*/\*|^[ \t]*<div\b")
+
+
+class LinePattern:
+    """``re.compile(f"(?m)^(?:{at_line_start})|{anywhere}")``, searched for faster.
+
+    ``re`` tries a pattern that starts with ``^`` at every position of a page; here it is
+    matched at the start, and searched for after a newline, which ``re`` skips to (the
+    patterns below took 25-80 ms per 1,000 pages each, searched the plain way). Only whether
+    there is a match is the same: a match after the start begins at its newline.
+    """
+
+    def __init__(self, at_line_start: str, anywhere: str = "") -> None:
+        self.first = re.compile(f"(?:{at_line_start})", re.M)
+        self.rest = re.compile(f"\n(?:{at_line_start})", re.M)
+        self.anywhere = re.compile(anywhere) if anywhere else None
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.first.match(text) or self.rest.search(text) or (
+            self.anywhere.search(text) if self.anywhere is not None else None)
+
+
+HAS_COMPONENT_RE = LinePattern(r"[ \t]*</?[A-Z]", r"<(?:Badge|Tooltip|Icon|Link|Kbd)\b|"
+                               r"<[a-z][^>]*\s(?:[\w-]+=\{|className=)")
+HAS_MDX_RE = LinePattern(r"(?:import|export)\s|[ \t]*<div\b", r"\{\s*/\*")
 #: Deeper nesting than this is reported and left as text (it also bounds the recursion).
 MAX_DEPTH = 32
 #: An opening tag may span this many lines (``<Card\n  title="…"\n  href="…"\n>``).
@@ -58,12 +79,12 @@ def parse_attrs(raw: str) -> dict[str, str]:
 
 
 _BLOCK_PARSER: Any = None
-H1_CANDIDATE_RE = re.compile(r"(?m)^ {0,3}(?:#(?:[ \t]|$)|=+[ \t]*$)")
+H1_CANDIDATE_RE = LinePattern(r" {0,3}(?:#(?:[ \t]|$)|=+[ \t]*$)")
 HEADING_ATTR_RE = re.compile(
     r"^( {0,3}#{1,6}[ \t].*?)[ \t]*\{[ \t]*#([A-Za-z][\w:.-]*)[^}]*\}[ \t]*$")
-DIALECT_RE = re.compile(r"(?m)^[ \t]*(?:!!!|\?\?\?|===|:::)[+!]?[ \t]+\S")
-FENCE_META_RE = re.compile(r"(?m)^[ \t]*(?:`{3,}|~{3,})[ \t]*[^\s`{][^\s`]*[ \t]+[^\s`]")
-MERMAID_RE = re.compile(r"(?m)^[ \t>]*(?:`{3,}|~{3,})[ \t]*mermaid\b")
+DIALECT_RE = LinePattern(r"[ \t]*(?:!!!|\?\?\?|===|:::)[+!]?[ \t]+\S")
+FENCE_META_RE = LinePattern(r"[ \t]*(?:`{3,}|~{3,})[ \t]*[^\s`{][^\s`]*[ \t]+[^\s`]")
+MERMAID_RE = LinePattern(r"[ \t>]*(?:`{3,}|~{3,})[ \t]*mermaid\b")
 
 
 class Blocks(Record):
