@@ -79,3 +79,21 @@ def test_every_attack_is_looked_at(fragment: str) -> None:
 def test_ordinary_pages_are_not_parsed(fragment: str) -> None:
     assert not suspect(fragment)
     assert sanitize_html(fragment) == (fragment, [])
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(st.sampled_from(["title", "description", "sidebarTitle"]), st.text()),
+       st.lists(st.sampled_from(["toc", "navigation", "footer", "nope", "yes"]), max_size=3))
+def test_sandboxed_front_matter_reads_back_as_written(texts: dict[str, str],
+                                                      hide: list[str]) -> None:
+    """What MkDocs reads from a sandboxed page's front matter is what the sandbox kept, written
+    without yaml.dump where it can be."""
+    from mkdocs.utils.meta import get_data
+
+    from miles_docs_plugin.core.section.sandbox import dump_front_matter, safe_meta
+
+    meta = {**safe_meta({**texts, "hide": hide}, ("title", "description", "hide")),
+            "render_macros": False}
+    dumped = dump_front_matter(meta)
+    body, read = get_data(f"---\n{dumped}---\n# Body\n")
+    assert read == meta and body == "# Body\n", dumped

@@ -84,11 +84,51 @@ def safe_source(page: Page, meta: Mapping[str, Any]) -> str:
     body = page.content[page.body_start:]
     if not meta:
         return "\n" * page.body_line + body if page.body_line else body
-    dumped = yaml.dump(dict(meta), Dumper=_DUMPER, allow_unicode=True, sort_keys=False,
-                       default_flow_style=False, width=1 << 16)
+    dumped = dump_front_matter(meta)
     lines = dumped.count("\n") + 2  # the two --- lines
     pad = "\n" * max(0, page.body_line - lines)
     return f"---\n{dumped}{pad}---\n{body}"
+
+
+#: Text YAML reads back as it is inside single quotes (``'`` doubled): printable, on one
+#: line (no line break of YAML's, ``\x85``, U+2028, U+2029; no byte order mark).
+_QUOTABLE_RE = re.compile("[\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
+                          "\U00010000-\U0010ffff]*")
+_PLAIN_KEY_RE = re.compile(r"[A-Za-z_][\w-]*")
+
+
+def _quoted(value: Any) -> str | None:
+    if isinstance(value, str) and _QUOTABLE_RE.fullmatch(value):
+        return "'" + value.replace("'", "''") + "'"
+    return None
+
+
+def dump_front_matter(meta: Mapping[str, Any]) -> str:
+    """``meta`` as YAML (no ``---`` lines). What a sandboxed page's front matter holds (escaped
+    one-line text, a list of words, a flag) is written directly, each string single-quoted:
+    :func:`yaml.dump` took ~35 µs a page, a sixth of what the MkDocs adapter adds to a page.
+    Anything else goes through :func:`yaml.dump`."""
+    out: list[str] = []
+    for key, value in meta.items():
+        if not (isinstance(key, str) and _PLAIN_KEY_RE.fullmatch(key)):
+            break
+        if isinstance(value, bool):
+            out.append(f"{key}: {'true' if value else 'false'}\n")
+            continue
+        if isinstance(value, list) and value:
+            items = [_quoted(item) for item in value]
+            if all(items):
+                out.append(f"{key}:\n" + "".join(f"- {item}\n" for item in items))
+                continue
+            break
+        quoted = _quoted(value)
+        if quoted is None:
+            break
+        out.append(f"{key}: {quoted}\n")
+    else:
+        return "".join(out)
+    return str(yaml.dump(dict(meta), Dumper=_DUMPER, allow_unicode=True, sort_keys=False,
+                         default_flow_style=False, width=1 << 16))
 
 
 def escape_snippet_markers(text: str) -> tuple[str, list[int]]:
