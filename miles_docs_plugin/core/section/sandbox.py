@@ -92,9 +92,9 @@ def safe_source(page: Page, meta: Mapping[str, Any]) -> str:
 
 #: Text YAML reads back as it is inside single quotes (``'`` doubled): printable, on one
 #: line (no line break of YAML's, ``\x85``, U+2028, U+2029; no byte order mark).
-_QUOTABLE_RE = re.compile("[\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
+_QUOTABLE_RE = lazy_re("[\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
                           "\U00010000-\U0010ffff]*")
-_PLAIN_KEY_RE = re.compile(r"[A-Za-z_][\w-]*")
+_PLAIN_KEY_RE = lazy_re(r"[A-Za-z_][\w-]*")
 
 
 def _quoted(value: Any) -> str | None:
