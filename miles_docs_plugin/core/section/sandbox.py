@@ -90,15 +90,14 @@ def safe_source(page: Page, meta: Mapping[str, Any]) -> str:
     return f"---\n{dumped}{pad}---\n{body}"
 
 
-#: Text YAML reads back as it is inside single quotes (``'`` doubled): printable, on one
-#: line (no line break of YAML's, ``\x85``, U+2028, U+2029; no byte order mark).
-_QUOTABLE_RE = lazy_re("[\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
-                          "\U00010000-\U0010ffff]*")
-_PLAIN_KEY_RE = lazy_re(r"[A-Za-z_][\w-]*")
+#: Keys written as they are (none of them a word YAML reads as something else: ``on``, ``null``).
+_PLAIN_KEYS = frozenset({"title", "description", "sidebarTitle", "hide", "render_macros"})
 
 
 def _quoted(value: Any) -> str | None:
-    if isinstance(value, str) and _QUOTABLE_RE.fullmatch(value):
+    """``value`` single-quoted, when YAML reads it back as it is: printable text (which has
+    no control character, line or paragraph separator, byte order mark or surrogate)."""
+    if isinstance(value, str) and value.isprintable():
         return "'" + value.replace("'", "''") + "'"
     return None
 
@@ -110,7 +109,7 @@ def dump_front_matter(meta: Mapping[str, Any]) -> str:
     Anything else goes through :func:`yaml.dump`."""
     out: list[str] = []
     for key, value in meta.items():
-        if not (isinstance(key, str) and _PLAIN_KEY_RE.fullmatch(key)):
+        if key not in _PLAIN_KEYS:
             break
         if isinstance(value, bool):
             out.append(f"{key}: {'true' if value else 'false'}\n")
