@@ -251,7 +251,11 @@ class TransformMemo:
         if extra != changed:
             return diags, added  # not JSON data (a tuple, an object): not replayable as is
         commit = _pin(section)
-        pinned = commit is not None and any(commit[:7] in d.message for d in diags)
+        # the output names the pin (an engine that writes permalinks into the text, as MkDocs'
+        # does, or a diagnostic "... at abc1234"): replayed at that pin only
+        pinned = commit is not None and (
+            commit[:7] in page.content or commit[:7] in json.dumps(extra)
+            or any(commit[:7] in d.message for d in diags))
         self.store.put("t", fingerprint, {
             "content": page.content, "body_start": page.body_start, "title": page.title,
             "removed": removed, "extra": extra, "pin": commit if pinned else None,
