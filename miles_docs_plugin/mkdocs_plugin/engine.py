@@ -47,12 +47,35 @@ class MkDocsEngine(Engine):
         toc = config.mdx_configs.get("toc", {})
         slugify = toc.get("slugify")
         separator = toc.get("separator", "-")
+        #: the host's slug function is Python-Markdown's own (a function of the host's has
+        #: no key: see :meth:`memo_key`)
+        self._default_slugify = slugify is None
         if slugify is None:
             from markdown.extensions.toc import slugify as default_slugify
 
             slugify = default_slugify
         self.slugify = slugify
         self._separator = separator
+
+    def memo_key(self) -> str | None:
+        """What this engine's answers to the link rules and components depend on: MkDocs'
+        URL style, the slug function and its separator, the features the components are
+        written for, the host pages, and the versions of MkDocs and Python-Markdown. None
+        when the host gives its own slug function (its behaviour has no key)."""
+        if not self._default_slugify or not isinstance(self._separator, str):
+            return None
+        import json
+        from importlib.metadata import PackageNotFoundError, version
+
+        versions: list[str | None] = []
+        for dist in ("mkdocs", "markdown", "pymdown-extensions"):
+            try:
+                versions.append(version(dist))
+            except PackageNotFoundError:
+                versions.append(None)
+        return json.dumps([type(self).__module__, type(self).__qualname__, versions,
+                           self.use_directory_urls, self._separator, sorted(self.features),
+                           sorted(self.host_pages or ())])
 
     def page_url(self, doc_path: str) -> str:
         return str(File(doc_path, src_dir=None, dest_dir="",

@@ -1,0 +1,86 @@
+"""MkDocs: pages whose transform provably gives what the last build gave are not transformed
+again (``core/transform/memo.py``, keyed by :meth:`MkDocsEngine.memo_key`): real MkDocs
+builds after a pin move, compared byte for byte with a fresh build."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+from hosts import make_host
+from support import lock_text, make_repo, write
+
+PAGES = 8
+MEMO = "transform as in the last build"
+
+
+def _pages(changed: str = "") -> dict[str, str | bytes]:
+    pages: dict[str, str | bytes] = {
+        f"docs/p{i}.md": f"# Page {i}\n\n## Part {i}\n\nSee [the next](p{i + 1}.md#part-{i + 1})"
+                         f" and [the script](../scripts/run.py).\n<Note>A note {i}.</Note>\n"
+        for i in range(PAGES)}
+    pages[f"docs/p{PAGES}.md"] = f"# Last\n\n## Part {PAGES}\n\nThe end.{changed}\n"
+    pages["docs/index.md"] = "# Index\n\n[first](p0.md) ![a figure](img/fig.png)\n"
+    pages["docs/img/fig.png"] = b"\x89PNG\r\n\x1a\n" + bytes(64)
+    pages["scripts/run.py"] = "print('run')\n"
+    return pages
+
+
+def _build(site: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+           out: Path) -> list[str]:
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    monkeypatch.chdir(site)
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="miles_docs"):
+        build(load_config(str(site / "mkdocs.yml"), site_dir=str(out)))
+    return [r.getMessage() for r in caplog.records if MEMO in r.getMessage()]
+
+
+def _html(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*.html")}
+
+
+def test_a_pin_move_replays_the_unchanged_pages_and_builds_what_a_fresh_build_builds(
+        tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setenv("MILES_DOCS_STATE", str(tmp_path / "state"))
+    upstream = tmp_path / "upstream"
+    host = make_host("mkdocs", tmp_path / "host", upstream.as_uri(),
+                     make_repo(upstream, _pages()))
+    assert _build(host.config, monkeypatch, caplog, tmp_path / "first") == []
+
+    # a warm build at the same pin: every page is replayed
+    assert _build(host.config, monkeypatch, caplog, tmp_path / "warm") == [
+        f"miles-docs: {PAGES + 2} of {PAGES + 2} page(s) {MEMO}: not transformed again"]
+    assert _html(tmp_path / "warm") == _html(tmp_path / "first")
+
+    # a pin move that changes the last page: MkDocs' pages name the pin in their repository
+    # permalinks, so only the page without one (index.md) is replayed
+    commit = make_repo(upstream, _pages(changed=" More."))
+    write(host.config / "miles-docs.lock", lock_text({"diffusion": (upstream.as_uri(), commit)}))
+    assert _build(host.config, monkeypatch, caplog, tmp_path / "moved") == [
+        f"miles-docs: 1 of {PAGES + 2} page(s) {MEMO}: not transformed again"]
+    assert commit.encode() in _html(tmp_path / "moved")["diffusion/p0/index.html"]
+
+    monkeypatch.setenv("MILES_DOCS_CACHE", str(tmp_path / "fresh-cache"))
+    assert _build(host.config, monkeypatch, caplog, tmp_path / "fresh") == []
+    got, want = _html(tmp_path / "moved"), _html(tmp_path / "fresh")
+    assert "note" in want["diffusion/p3/index.html"].decode()
+    assert [p for p in sorted(want) if got.get(p) != want[p]] == []
+    assert (tmp_path / "moved" / "diffusion" / "img" / "fig.png").is_file()
+
+
+def test_a_slug_function_of_the_host_turns_it_off(tmp_path: Path, cache_dir: Path,
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setenv("MILES_DOCS_STATE", str(tmp_path / "state"))
+    upstream = tmp_path / "upstream"
+    host = make_host("mkdocs", tmp_path / "host", upstream.as_uri(),
+                     make_repo(upstream, _pages()), mkdocs_extra=(
+                         "markdown_extensions:\n  - toc:\n      slugify: !!python/object/apply:"
+                         "pymdownx.slugs.slugify {kwds: {case: lower}}\n"))
+    assert _build(host.config, monkeypatch, caplog, tmp_path / "first") == []
+    assert _build(host.config, monkeypatch, caplog, tmp_path / "second") == []
