@@ -109,3 +109,16 @@ def test_the_environment_pickle_keeps_no_page_state(tmp_path: Path, cache_dir: P
     run = host.build()
     assert run.returncode == 0, run.output
     assert f"<code>{commit[:7]}</code>" in (host.out / "diffusion" / "p03.html").read_text()
+
+
+def test_a_rebuild_does_not_say_the_configuration_changed(tmp_path: Path, cache_dir: Path) -> None:
+    """The banner's stylesheet folder is in the config before Sphinx compares it with the
+    pickled one: an unchanged site's rebuild reports no configuration change."""
+    upstream = tmp_path / "upstream"
+    host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), _upstream(upstream))
+    assert host.build().returncode == 0
+    run = host.build()
+    assert run.returncode == 0, run.output
+    assert "configuration has changed" not in run.output, run.output
+    assert "0 added, 0 changed, 0 removed" in run.output, run.output
+    assert (host.out / "_static" / "miles-docs.css").is_file()

@@ -44,7 +44,7 @@ from .engine import SphinxEngine
 from .events import (
     RawIdDomain,
     on_build_finished,
-    on_builder_inited_static,
+    on_config_inited_static,
     on_doctree_read_orphans,
     on_doctree_read_placement,
     on_doctree_read_raw_ids,
@@ -66,7 +66,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_source_parser(SandboxedMystParser, override=True)
     app.connect("doctree-read", sandbox_doctree_read, priority=100)  # before the collectors
     app.add_css_file(BANNER_CSS.name)
-    app.connect("builder-inited", on_builder_inited_static)
+    app.connect("config-inited", on_config_inited_static)
     app.add_config_value("miles_docs_config", CONFIG_FILE, "env", types=[str])
     app.add_config_value("miles_docs_sources", None, "env", types=[list, type(None)])
     app.add_config_value("miles_docs_options", None, "env", types=[dict, type(None)])

@@ -20,6 +20,7 @@ from typing import Any
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
+from sphinx.config import Config
 from sphinx.domains import Domain
 
 from ..core.files import copy_if_changed
@@ -235,8 +236,13 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     write_pins_record(app)
 
 
-def on_builder_inited_static(app: Sphinx) -> None:
-    """The banner's stylesheet, from the package's own static folder."""
+def on_config_inited_static(app: Sphinx, config: Config) -> None:
+    """The banner's stylesheet, from the package's own static folder.
+
+    Added when the config is read, before Sphinx compares it with the one in the pickled
+    environment: added later (at ``builder-inited``) it was in the pickled config and not yet
+    in the new one, and every rebuild said "The configuration has changed (html_static_path)".
+    """
     static = str(BANNER_CSS.parent)
-    if static not in app.config.html_static_path:
-        app.config.html_static_path.append(static)
+    if static not in config.html_static_path:
+        config.html_static_path.append(static)
