@@ -110,7 +110,8 @@ LEAN = ["miles_docs_plugin.builtin.components", "miles_docs_plugin.builtin.mintl
         "miles_docs_plugin.core.pipeline", "miles_docs_plugin.core.section.sandbox",
         "miles_docs_plugin.core.section.sanitize", "miles_docs_plugin.core.source.cache",
         "miles_docs_plugin.core.source.lock", "miles_docs_plugin.core.transform.anchors",
-        "miles_docs_plugin.core.transform.blocks", "miles_docs_plugin.core.transform.mdx",
+        "miles_docs_plugin.core.transform.blocks", "miles_docs_plugin.core.transform.markdown",
+        "miles_docs_plugin.core.transform.mdx", "miles_docs_plugin.core.transform.scancache",
         "miles_docs_plugin.core.urls"]
 
 

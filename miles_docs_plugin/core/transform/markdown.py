@@ -31,11 +31,11 @@ import html
 import itertools
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
 
 from ..patterns import lazy_re
+from ..records import Record
 from ..section.sanitize import URL_ATTRS as SANITIZED_URL_ATTRS
 
 if TYPE_CHECKING:
@@ -46,11 +46,11 @@ SCANNER_VERSION = "4"
 
 #: HTML comments, and what a browser reads as one: ``<![`` up to the next ``>`` (the standard
 #: library's parser reads marked sections instead, and stops with an error on most of them).
-HTML_COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)|<!\[[^>]*(?:>|\Z)", re.S)
-RAW_BLOCK_RE = re.compile(r"^\s*<(pre|script|style|textarea)[\s>]", re.I)
+HTML_COMMENT_RE = lazy_re(r"<!--.*?(?:-->|\Z)|<!\[[^>]*(?:>|\Z)", re.S)
+RAW_BLOCK_RE = lazy_re(r"^\s*<(pre|script|style|textarea)[\s>]", re.I)
 #: The attributes of a start tag, as the standard library's HTML parser reads them (its own
 #: pattern), with the span of each value.
-TAG_ATTR_RE = re.compile(
+TAG_ATTR_RE = lazy_re(
     r"((?<=[\'\"\s/])[^\s/>][^\s/=>]*)(?:\s*=+\s*(?:'(?P<sq>[^']*)'|\"(?P<dq>[^\"]*)\"|"
     r"(?![\'\"])(?P<uq>[^>\s]*)))?(?:\s|/(?!>))*")
 #: Attributes whose value is a URL: ``href``/``src`` are resolved as links; the others are
@@ -62,46 +62,80 @@ ID_ATTRS = {"id", "name"}
 
 
 #: A link destination with no parenthesis, escape, entity or "<" (markdown-it reads it as it is).
-_PLAIN_DESTINATION_RE = re.compile(r"[^\x00-\x20()\\&<\x7f]+")
+_PLAIN_DESTINATION_RE = lazy_re(r"[^\x00-\x20()\\&<\x7f]+")
 
 
-@dataclass(slots=True)
-class LinkRef:
+class LinkRef(Record):
     """One link destination found in a page."""
 
+    __slots__ = _fields = ("kind", "start", "end", "dest", "line", "angle", "tag", "attr",
+                           "quote", "label", "text")
     kind: str  #: inline, image, definition, autolink, html
     start: int  #: span in the page text that holds the destination
     end: int
     dest: str  #: the destination as the author meant it (escapes and entities decoded)
     line: int  #: 1-based line in the page text
-    angle: bool = False  #: written as ``<dest>``
-    tag: str | None = None  #: for html: the tag name (lowercase)
-    attr: str | None = None  #: for html: the attribute name (lowercase)
-    quote: str = ""  #: for html: the quote character around the value
-    label: str | None = None  #: for definitions: the normalized label
-    text: str = ""  #: for autolinks: the visible text
+    angle: bool  #: written as ``<dest>``
+    tag: str | None  #: for html: the tag name (lowercase)
+    attr: str | None  #: for html: the attribute name (lowercase)
+    quote: str  #: for html: the quote character around the value
+    label: str | None  #: for definitions: the normalized label
+    text: str  #: for autolinks: the visible text
+
+    def __init__(self, kind: str, start: int, end: int, dest: str, line: int,
+                 angle: bool = False, tag: str | None = None, attr: str | None = None,
+                 quote: str = "", label: str | None = None, text: str = "") -> None:
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.dest = dest
+        self.line = line
+        self.angle = angle
+        self.tag = tag
+        self.attr = attr
+        self.quote = quote
+        self.label = label
+        self.text = text
 
 
-@dataclass(slots=True)
-class Heading:
+class Heading(Record):
+    __slots__ = _fields = ("level", "text", "line", "raw")
     level: int
     text: str  #: plain text of the heading, as a reader sees it
     line: int
     raw: str  #: the inline source of the heading
 
+    def __init__(self, level: int, text: str, line: int, raw: str) -> None:
+        self.level = level
+        self.text = text
+        self.line = line
+        self.raw = raw
 
-@dataclass(slots=True)
-class HtmlId:
+
+class HtmlId(Record):
+    __slots__ = _fields = ("value", "line")
     value: str
     line: int
 
+    def __init__(self, value: str, line: int) -> None:
+        self.value = value
+        self.line = line
 
-@dataclass(slots=True)
-class ScanResult:
-    links: list[LinkRef] = field(default_factory=list)
-    headings: list[Heading] = field(default_factory=list)
-    ids: list[HtmlId] = field(default_factory=list)
-    unmapped: list[tuple[int, str]] = field(default_factory=list)  #: (line, destination)
+
+class ScanResult(Record):
+    __slots__ = _fields = ("links", "headings", "ids", "unmapped")
+    links: list[LinkRef]
+    headings: list[Heading]
+    ids: list[HtmlId]
+    unmapped: list[tuple[int, str]]  #: (line, destination)
+
+    def __init__(self, links: list[LinkRef] | None = None, headings: list[Heading] | None = None,
+                 ids: list[HtmlId] | None = None,
+                 unmapped: list[tuple[int, str]] | None = None) -> None:
+        self.links = [] if links is None else links
+        self.headings = [] if headings is None else headings
+        self.ids = [] if ids is None else ids
+        self.unmapped = [] if unmapped is None else unmapped
 
 
 class _LineIndex:
@@ -454,7 +488,7 @@ def _inline_links(state: Any, content: str, collector: _Collector) -> None:
 #: The characters where an inline rule may consume a "[" or a "!" (that the link and image rules
 #: would otherwise see): the link and image rules themselves, a code span, an escape, an
 #: autolink or HTML. Every other rule (text, line break, emphasis, entity) consumes none.
-_TRIGGER_RE = re.compile(r"[\[!`\\<]")
+_TRIGGER_RE = lazy_re(r"[\[!`\\<]")
 
 
 def _links_only(state: Any, content: str, collector: _Collector) -> bool:
@@ -490,15 +524,15 @@ def _links_only(state: Any, content: str, collector: _Collector) -> bool:
 #: of trying every position, which makes these searches several times faster than ``^``.
 _PREFIX = r"(?m)\n[ \t>*+\-\d.)]*"
 OPTIONAL_RULES: dict[str, re.Pattern[str]] = {
-    "table": re.compile(_PREFIX + r"\|?[ \t]*:?-[-:| \t]*$"),
-    "code": re.compile(r"\n(?: {4}|[ >*+\-\d.)]*\t)"),
-    "fence": re.compile(r"```|~~~"),
-    "blockquote": re.compile(_PREFIX + r">"),
-    "hr": re.compile(r"([-*_])[ \t]*\1[ \t]*\1"),
-    "reference": re.compile(r"\]:"),
-    "html_block": re.compile(_PREFIX + r"<"),
-    "heading": re.compile(_PREFIX + r"#"),
-    "lheading": re.compile(r"(?m)\n[ \t>]*(?:=+|-+)[ \t]*$"),
+    "table": lazy_re(_PREFIX + r"\|?[ \t]*:?-[-:| \t]*$"),
+    "code": lazy_re(r"\n(?: {4}|[ >*+\-\d.)]*\t)"),
+    "fence": lazy_re(r"```|~~~"),
+    "blockquote": lazy_re(_PREFIX + r">"),
+    "hr": lazy_re(r"([-*_])[ \t]*\1[ \t]*\1"),
+    "reference": lazy_re(r"\]:"),
+    "html_block": lazy_re(_PREFIX + r"<"),
+    "heading": lazy_re(_PREFIX + r"#"),
+    "lheading": lazy_re(r"(?m)\n[ \t>]*(?:=+|-+)[ \t]*$"),
 }
 
 def _build_parser(disabled: frozenset[str] = frozenset()) -> MarkdownIt:
@@ -578,33 +612,33 @@ def parser(text: str | None = None) -> MarkdownIt:
 
 #: Lines after a blank line that start at column 0 (searched in the text itself: the match
 #: ends where the line starts).
-_REST_CANDIDATE_RE = re.compile(r"\n[ \t]*\n(?=[^ \t\n])")
+_REST_CANDIDATE_RE = lazy_re(r"\n[ \t]*\n(?=[^ \t\n])")
 #: Blank lines but the first line (searched in the text itself: the match ends one before the
 #: next line).
-_BLANK_RE = re.compile(r"\n[ \t]*(?=\n)")
+_BLANK_RE = lazy_re(r"\n[ \t]*(?=\n)")
 #: Lines that may open (or close) a fenced code block or an HTML block of types 1 to 5 at the
 #: top level: indented by at most three spaces (a tab makes four).
-_OPENER_RE = re.compile(
+_OPENER_RE = lazy_re(
     r"(?m)\n( {0,3})(?:(`{3,}|~{3,})([^\n]*)"
     r"|<(?:[!?]|(?i:script|pre|style|textarea)(?=[\s>]|$)))")
 #: An ATX heading at a rest point (with no "|": a table's header row has one) followed by a
 #: line that is not blank: the heading ends on its line, so the next line is a rest point too.
-_HEADING_THEN_LINE_RE = re.compile(r"#{1,6}(?:[ \t][^\n|]*)?\n(?=[^ \t\n])")
+_HEADING_THEN_LINE_RE = lazy_re(r"#{1,6}(?:[ \t][^\n|]*)?\n(?=[^ \t\n])")
 #: Lines that may start an HTML block at the top level.
-_TOP_HTML_START_RE = re.compile(r"\n {0,3}<")
+_TOP_HTML_START_RE = lazy_re(r"\n {0,3}<")
 #: Lines that may start an HTML block, in a container or not.
-_HTML_START_RE = re.compile(r"\n[ \t>*+\-\d.)]*<")
+_HTML_START_RE = lazy_re(r"\n[ \t>*+\-\d.)]*<")
 #: Lines that may start a list item, inside block quotes or not.
-_LIST_LINE_RE = re.compile(r"(?m)\n[ \t>]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+_LIST_LINE_RE = lazy_re(r"(?m)\n[ \t>]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
 #: The start of an autolink (markdown-it's patterns for a URL scheme or an e-mail address).
-_AUTOLINK_START_RE = re.compile(
+_AUTOLINK_START_RE = lazy_re(
     r"<(?:[a-zA-Z][a-zA-Z0-9+.\-]{1,31}:|[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\-]+@)")
 #: The attributes whose value the scan reports (as links or as ids).
 _REPORTED_ATTRS = tuple(sorted(URL_ATTRS | ID_ATTRS))
 _LONGEST_ATTR = max(len(name) for name in _REPORTED_ATTRS)
 #: What else a part that yields something may contain (besides "]:", a reference definition):
 #: a line that may be a heading.
-_HEADING_LINE_RE = re.compile(r"(?m)\n[ \t>*+\-\d.)]*(?:#{1,6}(?:[ \t]|$)|(?:=+|-+)[ \t]*$)")
+_HEADING_LINE_RE = lazy_re(r"(?m)\n[ \t>*+\-\d.)]*(?:#{1,6}(?:[ \t]|$)|(?:=+|-+)[ \t]*$)")
 
 
 def _inline_yields(text: str, start: int = 0, end: int | None = None) -> bool:
@@ -778,11 +812,11 @@ def _ends_alike(text: str, nl: str, opener: re.Match[str], line_end: int,
 
 
 #: A part that is one ATX heading line, followed by blank lines.
-_HEADING_PART_RE = re.compile(r"(#{1,6})(?:[ \t]([^\n]*))?\n?[ \t\n]*\Z")
+_HEADING_PART_RE = lazy_re(r"(#{1,6})(?:[ \t]([^\n]*))?\n?[ \t\n]*\Z")
 #: Heading text (outside code spans) that an inline rule could change: an escape, emphasis (a
 #: "_" run between letters or digits can neither open nor close it), a link or an image, an
 #: autolink or HTML, an entity; NUL (markdown-it replaces it).
-_NOT_PLAIN_RE = re.compile(
+_NOT_PLAIN_RE = lazy_re(
     r"[\\*\[<\x00]|(?<![A-Za-z0-9_])_|_(?![A-Za-z0-9_])|&(?![ \t]|$)")
 
 

@@ -24,7 +24,7 @@ import json
 import os
 import tempfile
 from collections.abc import Callable
-from dataclasses import astuple, fields
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -246,12 +246,18 @@ def _digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8", "surrogatepass"), usedforsecurity=False).hexdigest()
 
 
+#: a record's fields as a tuple, in ``__init__`` order (what the entry stores)
+_LINK_ROW = attrgetter(*LinkRef._fields)
+_HEADING_ROW = attrgetter(*Heading._fields)
+_ID_ROW = attrgetter(*HtmlId._fields)
+
+
 def _dump_scan(result: ScanResult) -> list[Any]:
-    return [[astuple(x) for x in result.links], [astuple(x) for x in result.headings],
-            [astuple(x) for x in result.ids], [list(x) for x in result.unmapped]]
+    return [[_LINK_ROW(x) for x in result.links], [_HEADING_ROW(x) for x in result.headings],
+            [_ID_ROW(x) for x in result.ids], [list(x) for x in result.unmapped]]
 
 
-_LINK_FIELDS = len(fields(LinkRef))
+_LINK_FIELDS = len(LinkRef._fields)
 
 
 def _load_scan(data: list[Any]) -> ScanResult:
