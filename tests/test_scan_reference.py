@@ -308,3 +308,22 @@ def test_a_reference_link_after_a_failed_inline_one_reports_no_inline_destinatio
     text = "[r](x \"t\"X[foo]\n\n[foo]: /f\n"
     for result in (scan(text), scan(text, reference=True)):
         assert [(link.kind, link.dest) for link in result.links] == [("definition", "/f")]
+
+
+@pytest.mark.parametrize("text", [
+    "||\n|-\n|[x](x.md)|[x](x.md)\n",  # the first cell's text also ends the row (cell dropped)
+    "|a|b|\n-|-\n)|[y](d)\n",  # a first cell as short as ")"
+    "h | i\n--|--\n[a](a.md)|[b](b.md) [a](a.md)\n",  # a row not starting with "|"
+])
+def test_links_in_table_cells_are_found_where_markdown_it_reads_them(text: str) -> None:
+    # every link markdown-it renders must carry the marker written at the offset the scan
+    # reported: a link found in the wrong cell would leave the rendered one as written
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    for result in (scan(text), scan(text, reference=True)):
+        assert result.unmapped == []
+        marked = rewrite(text, [(link.start, link.end, f"m{i}")
+                                for i, link in enumerate(result.links)])
+        assert re.findall(r'href="([^"]*)"', md.render(marked)) == [
+            f"m{i}" for i in range(len(result.links))]

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
 #: Bumped whenever scan results change for the same input (it keys the scan cache).
-SCANNER_VERSION = "4"
+SCANNER_VERSION = "5"
 
 #: HTML comments, and what a browser reads as one: ``<![`` up to the next ``>`` (the standard
 #: library's parser reads marked sections instead, and stops with an error on most of them).
@@ -177,7 +177,8 @@ class _LineIndex:
 class _InlineMap:
     """Maps offsets in an inline token's content back to offsets in the page text."""
 
-    def __init__(self, page: _LineIndex, token: Any, cursors: dict[int, int]) -> None:
+    def __init__(self, page: _LineIndex, token: Any, cursors: dict[int, int],
+                 cell: bool = False) -> None:
         self.content: str = token.content
         self.page = page
         first_line = token.map[0] if token.map else 0
@@ -198,7 +199,9 @@ class _InlineMap:
             segment = text[lstart:lend]
             base: int | None = None
             stripped = segment.rstrip()
-            if cl and stripped.endswith(cl) and ln not in cursors:
+            # the line's end holds its content after any markers ("> 1. x", "- x"), except in
+            # a table row, whose first cell's text can also end the row ("|[x](y)|[x](y)")
+            if cl and not cell and stripped.endswith(cl) and ln not in cursors:
                 base = lstart + len(stripped) - len(cl)
             else:
                 idx = text.find(cl, lstart, lend) if cl else -1
@@ -235,8 +238,8 @@ class _Collector:
     def line(self, offset: int) -> int:
         return self.page.line_of(offset) + 1 + self.line_offset
 
-    def begin_inline(self, token: Any) -> None:
-        self.current = _InlineMap(self.page, token, self.cursors)
+    def begin_inline(self, token: Any, cell: bool = False) -> None:
+        self.current = _InlineMap(self.page, token, self.cursors, cell)
 
     def _map(self, src_start: int, raw: str) -> int | None:
         assert self.current is not None
@@ -460,7 +463,8 @@ def _core_inline(state: Any) -> None:
             heading = previous is not None and previous.type == "heading_open"
             if collector is None or collector.reference or heading or _inline_yields(content):
                 if collector is not None:
-                    collector.begin_inline(token)
+                    collector.begin_inline(token, previous is not None
+                                           and previous.type in ("td_open", "th_open"))
                 if collector is None or collector.reference or heading:
                     state.md.inline.parse(content, state.md, state.env, token.children)
                 else:
