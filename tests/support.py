@@ -96,7 +96,8 @@ def mkdocs_build(site: Path, *extra: str, env: dict[str, str] | None = None,
 
 def sphinx_build(src: Path, out: Path, *extra: str, env: dict[str, str] | None = None,
                  strict: bool = True) -> Run:
-    flags = ["-W", "--keep-going"] if strict else []
+    # -N: no colours (Sphinx colours its output on CI, where CI=true); tests read it as text
+    flags = ["-N", "-W", "--keep-going"] if strict else ["-N"]
     return run([sys.executable, "-m", "sphinx", *flags, "-b", "html", *extra, str(src),
                 str(out)], cwd=src, env=env)
 

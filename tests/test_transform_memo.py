@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hosts import Host, make_host
 from support import lock_text, make_repo, sphinx_build, write
 
@@ -53,7 +54,10 @@ def _warnings(output: str) -> list[str]:
                   if "WARNING: " in line and "miles-docs" in line)
 
 
-def test_a_pin_move_transforms_only_what_can_differ(tmp_path: Path, cache_dir: Path) -> None:
+def test_a_pin_move_transforms_only_what_can_differ(tmp_path: Path, cache_dir: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # a machine that keeps its scan cache (on CI that takes MILES_DOCS_STATE too)
+    monkeypatch.setenv("MILES_DOCS_STATE", str(tmp_path / "state"))
     upstream = tmp_path / "upstream"
     host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), _upstream(upstream))
     first = host.build(strict=False)
@@ -92,8 +96,10 @@ def test_a_pin_move_transforms_only_what_can_differ(tmp_path: Path, cache_dir: P
     _equals_fresh(host, tmp_path, "fresh-3")
 
 
-def test_a_third_party_transform_turns_it_off(tmp_path: Path, cache_dir: Path) -> None:
+def test_a_third_party_transform_turns_it_off(tmp_path: Path, cache_dir: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """A transform the core does not know could depend on anything: every page is done."""
+    monkeypatch.setenv("MILES_DOCS_STATE", str(tmp_path / "state"))
     site = tmp_path / "site-packages"
     info = site / "example_miles_docs_stamp-1.0.dist-info"
     write(info / "METADATA", "Metadata-Version: 2.1\nName: example-miles-docs-stamp\n"
