@@ -24,6 +24,16 @@ def corpus_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
+@pytest.fixture(autouse=True)
+def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The scan cache's key folder (``MILES_DOCS_STATE``) of this test: builds never write the
+    key into the user's state folder, and keep their scan cache on CI as on a workstation (a
+    test of what a CI runner keeps gives its builds their own environment)."""
+    path = tmp_path / "state"
+    monkeypatch.setenv("MILES_DOCS_STATE", str(path))
+    return path
+
+
 @pytest.fixture
 def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh checkout cache for this test (``MILES_DOCS_CACHE``)."""

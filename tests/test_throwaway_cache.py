@@ -34,6 +34,13 @@ def upstream(tmp_path: Path) -> tuple[Path, str]:
     return repo, commit
 
 
+@pytest.fixture(autouse=True)
+def _no_state_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These builds are CI runners: no ``MILES_DOCS_STATE`` unless a test gives one (the
+    builds' environment starts from the process's, where the suite sets one per test)."""
+    monkeypatch.delenv("MILES_DOCS_STATE", raising=False)
+
+
 def user_dirs(tmp_path: Path, **extra: str) -> dict[str, str]:
     """An environment whose user folders (home, XDG cache and state, temp) are under
     ``tmp_path``, with no miles-docs or CI variable inherited."""
