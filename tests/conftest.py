@@ -24,6 +24,14 @@ def corpus_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _session_state_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """``MILES_DOCS_STATE`` for what runs before a test's own (module fixtures' builds)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MILES_DOCS_STATE", str(tmp_path_factory.mktemp("state")))
+        yield
+
+
 @pytest.fixture(autouse=True)
 def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The scan cache's key folder (``MILES_DOCS_STATE``) of this test: builds never write the
