@@ -101,36 +101,29 @@ class _Reader:
             m = search(src, pos, end)
             if m is None:
                 return
-            i = m.start()
-            c = src[i]
-            if c == "[" or c == "!":
-                after = self.link(i, end, depth, c == "!", True)
-                pos = after if after > 0 else i + 1
-            elif c == "`":
-                pos = self.backticks(i, end)
-            elif c == "\\":
-                pos = self.escape(i, end)
-            else:
-                self.less_than(i, end)
-                pos = i + 1
+            pos = self.step(m.start(), end, depth, True)
+
+    def step(self, pos: int, end: int, depth: int, report: bool) -> int:
+        """Read the construct at ``pos`` (a character of :data:`_TOP_RE` or :data:`_LABEL_RE`);
+        the position after it (``pos + 1`` when it is plain text). ``report``: a link found is
+        reported (``tokenize``), not only skipped (``skipToken`` in a label)."""
+        c = self.src[pos]
+        if c == "[" or c == "!":
+            after = self.link(pos, end, depth, c == "!", report)
+            return after if after > 0 else pos + 1
+        if c == "`":
+            return self.backticks(pos, end)
+        if c == "\\":
+            return self.escape(pos, end)
+        self.less_than(pos, end)
+        return pos + 1
 
     def skip(self, pos: int, end: int, depth: int) -> int:
         """markdown-it's ``skipToken`` at a character of :data:`_LABEL_RE` (not "]")."""
         cached = self.cache.get(pos)
         if cached is not None:
             return cached
-        c = self.src[pos]
-        if c == "[" or c == "!":
-            after = self.link(pos, end, depth, c == "!", False)
-            if after < 0:
-                after = pos + 1
-        elif c == "`":
-            after = self.backticks(pos, end)
-        elif c == "\\":
-            after = self.escape(pos, end)
-        else:
-            self.less_than(pos, end)
-            after = pos + 1
+        after = self.step(pos, end, depth, False)
         self.cache[pos] = after
         return after
 
