@@ -36,6 +36,7 @@ from ..core.transform.mdx import (
 if TYPE_CHECKING:
     from ..core.context import BuildContext
     from ..core.model import Page, Section
+    from ..core.transform.markdown import ScanResult
 
 
 
@@ -541,9 +542,21 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
         return
     mdx = has_components or mdx_syntax or page.path.endswith(".mdx") or (
         dialect and "admonition" not in features)
-    structure = (_structure(ctx, body)
-                 if has_components or has_mermaid or strip_ids or H1_CANDIDATE_RE.search(body)
-                 else Blocks())
+    # MDX pages find their fences and title heading line by line below (MDX has no indented
+    # code and no HTML blocks); the others take them from a block-level parse, or, when only
+    # the title heading is in question, from the page's scan (which the links step needs
+    # anyway, and which stays valid when a heading is inserted: see `with_heading`).
+    scanned: ScanResult | None = None
+    offset = page.body_line - page.line_delta
+    if mdx:
+        structure = Blocks()
+    elif has_components or has_mermaid or strip_ids or dialect:
+        structure = _structure(ctx, body)
+    elif needs_title and H1_CANDIDATE_RE.search(body):
+        scanned = ctx.scan_text(body, offset)
+        structure = Blocks(has_h1=any(h.level == 1 for h in scanned.headings))
+    else:
+        structure = Blocks()
     newline = "\r\n" if "\r\n" in body else "\n"
     lines = body.split(newline)
     section = ctx.sections[page.source]
@@ -625,7 +638,13 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
 
     if needs_title and not has_h1 and page.title:
         # Mintlify shows the front matter title as the page heading: so do we.
-        lines.insert(0, "# " + _heading_text(page.title))
+        heading = "# " + _heading_text(page.title)
+        if scanned is not None and not changed and ctx.scans is not None:
+            from ..core.transform.markdown import with_heading
+
+            ctx.scans.remember(heading + newline + body, offset - 1,
+                               with_heading(heading, newline, scanned, offset))
+        lines.insert(0, heading)
         page.line_delta += 1
         # scan lines are body_line - line_delta + 1-based index: the new line is index 0
         page.extra.setdefault("synthetic_headings", []).append(

@@ -91,12 +91,15 @@ class BuildContext(Record):
     def scan(self, page: Page) -> ScanResult:
         """The scan of a page's prepared content (cached by content)."""
         if page.scan is None:
-            from .transform.markdown import scan as do_scan
-
-            body = page.content[page.body_start:]
-            if self.scans is not None:
-                page.scan = self.scans.get(body, page.body_line - page.line_delta, do_scan)
-            else:
-                page.scan = do_scan(body, line_offset=page.body_line - page.line_delta)
+            page.scan = self.scan_text(page.content[page.body_start:],
+                                       page.body_line - page.line_delta)
         return page.scan
+
+    def scan_text(self, body: str, line_offset: int) -> ScanResult:
+        """The scan of a page body (through the build's scan cache)."""
+        from .transform.markdown import scan as do_scan
+
+        if self.scans is not None:
+            return self.scans.get(body, line_offset, do_scan)
+        return do_scan(body, line_offset=line_offset)
 

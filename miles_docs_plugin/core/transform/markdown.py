@@ -1209,3 +1209,25 @@ def unescape(raw: str) -> str:
     from markdown_it.common.utils import unescapeAll
 
     return str(unescapeAll(raw))
+
+
+def with_heading(heading: str, newline: str, scanned: ScanResult,
+                 line_offset: int) -> ScanResult:
+    """The scan of ``heading + newline + body`` at ``line_offset - 1``, made from ``scanned``,
+    the scan of ``body`` at ``line_offset``, without reading the body again.
+
+    ``heading`` is one ATX heading line whose text holds no link syntax (the title heading
+    a page gets from its front matter). Such a line closes at once, so what follows it is read
+    as it is at the start of a page (reference definitions are the page's either way), and the
+    body's lines keep their numbers: the offset moves back by the one line inserted. Only the
+    links' spans move, by the heading's length. The tests hold this equal to a scan of the
+    whole text on every corpus page and on generated ones.
+    """
+    head = scan(heading + newline, line_offset=line_offset - 1)
+    shift = len(heading) + len(newline)
+    links = head.links + [
+        LinkRef(link.kind, link.start + shift, link.end + shift, link.dest, link.line,
+                link.angle, link.tag, link.attr, link.quote, link.label, link.text)
+        for link in scanned.links]
+    return ScanResult(links, head.headings + scanned.headings, head.ids + scanned.ids,
+                      head.unmapped + scanned.unmapped)
