@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import lock_text, make_repo, write
 
 from miles_docs_plugin.builtin.components import find_blocks
+from miles_docs_plugin.core.config import load_config
+from miles_docs_plugin.core.engine import Engine
+from miles_docs_plugin.core.pipeline import build
 from miles_docs_plugin.core.transform.anchors import AnchorMap, mintlify_slug
 from miles_docs_plugin.core.transform.markdown import Heading
 from miles_docs_plugin.core.transform.mdx import (
@@ -17,19 +23,44 @@ from miles_docs_plugin.core.transform.mdx import (
     strip_module_syntax,
 )
 
-
-@pytest.mark.parametrize(("heading", "slug"), [
-    # the examples of Mintlify's documentation ("Automatic anchor IDs")
-    ("Fees & billing", "fees-&-billing"),
-    ("What's new", "what\u2019s-new"),
-    ("What\u2019s next?", "what\u2019s-next"),
-    ("Read/write access", "read/write-access"),
+#: Heading ids as Mintlify gives them: each checked with `mint broken-links --check-anchors`
+#: (the pinned CLI), which accepts these and reports the spellings in the comments. Where
+#: Mintlify's documentation ("Automatic anchor IDs") differs, `mint` is followed.
+MINTLIFY_IDS = [
+    ("Fees & billing", "fees-&-billing"),  # not fees--billing, fees-and-billing
+    ("What's new", "whats-new"),  # not what\u2019s-new, as the documentation has it
+    ("What\u2019s next?", "what\u2019s-next"),  # not whats-next
+    ("Read/write access", "read/write-access"),  # not readwrite-access
     ("Step 1: Issue a proxy secret", "step-1-issue-a-proxy-secret"),
-    ("Version 2.0 (beta)", "version-2-0-beta"),
+    ("Version 2.0 (beta)", "version-2-0-beta"),  # not version-20-beta
     ("camelCase Names", "camelcase-names"),
-])
+    ("1. Model introduction", "1-model-introduction"),  # not 1--model-introduction
+    ("LoRA + IPC", "lora-+-ipc"),  # not lora--ipc (GitHub's), lora-ipc
+    ("Caf\u00e9 d\u00e9j\u00e0 vu", "caf\u00e9-d\u00e9j\u00e0-vu"),  # not cafe-deja-vu
+    ("3.3 Colocated vs. disaggregated rollout", "3-3-colocated-vs-disaggregated-rollout"),
+]
+
+
+@pytest.mark.parametrize(("heading", "slug"), MINTLIFY_IDS)
 def test_mintlify_slugs(heading: str, slug: str) -> None:
     assert mintlify_slug(heading) == slug
+
+
+def test_links_written_for_mintlify_ids_resolve_in_another_engine(
+        tmp_path: Path, cache_dir: Path) -> None:
+    """An upstream written for Mintlify links to Mintlify's ids; in an engine with other
+    slugs (here GitHub's) those links reach the same headings."""
+    body = "".join(f"## {heading}\n\nText.\n\n" for heading, _ in MINTLIFY_IDS)
+    links = "".join(f"- [{heading}](#{slug})\n" for heading, slug in MINTLIFY_IDS)
+    up = tmp_path / "up"
+    commit = make_repo(up, {"docs/index.md": f"# Home\n\n{links}\n{body}"})
+    write(tmp_path / "miles-docs.yml", f"sources:\n  - name: s\n    repo: {up.as_uri()}\n")
+    write(tmp_path / "miles-docs.lock", lock_text({"s": (up.as_uri(), commit)}))
+    result = build(load_config(tmp_path / "miles-docs.yml"), Engine())
+    assert [d.format() for d in result.diagnostics if "anchor" in d.message] == []
+    text = result.sections["s"].pages["index.md"].content
+    assert "- [LoRA + IPC](#lora--ipc)" in text  # the engine's own id (GitHub's slug here)
+    assert "- [1. Model introduction](#1-model-introduction)" in text
 
 
 def test_mintlify_duplicates_count_from_two() -> None:

@@ -23,8 +23,9 @@ The modules: :mod:`.engine` (heading ids, URLs), :mod:`.pages` (the page transfo
 command is the CLI's (``miles_docs_plugin.cli.mintlify``).
 """
 
+from ..core.transform.anchors import mintlify_slug
 from .docsjson import Placement, Span, find_ref, insert_nav, nav_object, parse_spans, placement
-from .engine import MintlifyEngine, mintlify_slug
+from .engine import MintlifyEngine
 from .pages import MintlifyPages
 from .site import NAV_FILE, build_sections, build_site, dev_sync, ref_hint, section_files
 
