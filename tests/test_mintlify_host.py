@@ -285,7 +285,8 @@ def test_dev_writes_a_generated_folder_and_follows_a_working_copy(tmp_path: Path
     assert json.loads((tmp_path / "out" / "diffusion" / "miles-docs-nav.json").read_text()) == nav
     assert not (tmp_path / "out" / "diffusion" / ".gitignore").exists()
 
-    # a local working copy: an edit shows in the folder within a second
+    # a local working copy: an edit shows in the folder (polled every 0.1 s: in about that
+    # time on a quiet machine, as printed; the test allows for a loaded one)
     local = tmp_path / "work"
     git(tmp_path, "clone", "-q", str(tmp_path / "up"), str(local))
     env = {"MILES_DOCS_LOCAL_DIFFUSION": str(local), "PYTHONUNBUFFERED": "1"}
@@ -300,7 +301,7 @@ def test_dev_writes_a_generated_folder_and_follows_a_working_copy(tmp_path: Path
         (local / "docs" / "other.md").write_text("# Other\n\nEdited locally.\n")
         edited = time.monotonic()
         while "Edited locally" not in (folder / "other.md").read_text():
-            assert time.monotonic() - edited < 1.0, "the edit did not show within a second"
+            assert time.monotonic() - edited < 15, "the edit did not show in the folder"
             time.sleep(0.02)
         print(f"the edit showed in the generated folder after {time.monotonic() - edited:.2f} s")
     finally:
