@@ -20,7 +20,12 @@ from miles_docs_plugin.core.engine import Engine
 from miles_docs_plugin.core.errors import ConfigError, ContentError, FetchError
 from miles_docs_plugin.core.model import Checkout, Page, PageTarget, Section
 from miles_docs_plugin.core.pipeline import build
-from miles_docs_plugin.core.plugins import BUILTIN_PLUGINS, group_entry_points, make_plugin_manager
+from miles_docs_plugin.core.plugins import (
+    BUILTIN_PLUGINS,
+    builtin_calls,
+    group_entry_points,
+    make_plugin_manager,
+)
 from miles_docs_plugin.core.transform.blocks import Component
 
 SPECS = sorted(name for name, _ in inspect.getmembers(hookspecs, inspect.isfunction)
@@ -229,6 +234,32 @@ def test_a_plugin_can_resolve_links_first(tmp_path: Path, cache_dir: Path) -> No
     # the built-in rules alone leave it external
     plain = build(load_config(config), Engine()).sections["s"].pages["index.md"].content
     assert "[ext](https://example.org/x)" in plain and "part-one" not in plain
+
+
+def test_builtin_calls_only_when_the_builtins_alone_implement_a_hook() -> None:
+    from miles_docs_plugin.builtin import links, mintlify
+
+    # pluggy's order: the mintlify check (plain) before the link rules (trylast)
+    hooks = make_plugin_manager(entry_points=False)
+    assert builtin_calls(hooks.pm.hook.mdp_resolve_link) == [mintlify.mdp_resolve_link,
+                                                            links.mdp_resolve_link]
+    hooks.disable(["mintlify"])
+    assert builtin_calls(hooks.pm.hook.mdp_resolve_link) == [links.mdp_resolve_link]
+
+    class Plain:
+        @hookimpl(trylast=True)
+        def mdp_resolve_link(self, link: object, page: object, ctx: object) -> None:
+            return None
+
+    class Wrapper:
+        @hookimpl(wrapper=True)
+        def mdp_resolve_link(self, link: object, page: object,
+                             ctx: object) -> Any:
+            return (yield)
+
+    for plugin in (Plain(), Wrapper()):
+        hooks = make_plugin_manager([plugin], entry_points=False)
+        assert builtin_calls(hooks.pm.hook.mdp_resolve_link) is None
 
 
 class Keys:

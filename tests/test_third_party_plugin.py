@@ -76,3 +76,22 @@ def test_the_plugin_keys_are_validated_like_the_builtin_ones(tmp_path: Path,
     assert run.returncode != 0
     assert "miles-docs.yml: 'stamp' must be string, got 3" in run.output, run.output
     assert "The line the example plugin puts on every injected page." in run.output
+
+
+def test_the_plugin_resolves_every_link_it_knows(tmp_path: Path, cache_dir: Path) -> None:
+    # the built-in link rules are called directly when they alone resolve links; a plugin's
+    # implementation is still asked about every link, and the built-ins about the rest
+    up = tmp_path / "up"
+    commit = make_repo(up, {
+        "docs/index.md": "# Home\n\n[one](page:guide) and [two](page:guide)\n\n"
+                         "- [three](page:other)\n- [four](guide.md)\n",
+        "docs/guide.md": "# Guide\n\n[back](page:index)\n",
+        "docs/other.md": "# Other\n"})
+    site = make_host("mkdocs", tmp_path / "host", up.as_uri(), commit, name="up")
+    run = site.build(env=install(tmp_path))
+    assert run.returncode == 0, run.output
+    html = site.site().page("up/index.html").text
+    for text, href in (("one", "guide/"), ("two", "guide/"), ("three", "other/"),
+                       ("four", "guide/")):
+        assert f'<a href="{href}">{text}</a>' in html, html
+    assert '<a href="../">back</a>' in site.site().page("up/guide/index.html").text

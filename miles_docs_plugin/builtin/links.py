@@ -25,7 +25,8 @@ from __future__ import annotations
 import html
 import posixpath
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 from urllib.parse import unquote
 
 from .. import hookimpl
@@ -317,9 +318,39 @@ def _write(link: LinkRef, new: str) -> tuple[int, int, str]:
     return link.start, link.end, escape_destination(new, angle=link.angle)
 
 
+Resolver = Callable[[LinkRef, Page, "BuildContext"], Target | None]
+#: where a build keeps its :func:`_resolver` (``ctx.memo``)
+_RESOLVER = "links:resolve_link"
+
+
+def _resolver(ctx: BuildContext) -> Resolver:
+    """What resolves a link in this build: ``mdp_resolve_link`` through pluggy, or, when only
+    built-ins implement it, their functions called directly in pluggy's order (its dispatch
+    per link cost as much as the rules). Worked out once per build."""
+    found = ctx.memo.get(_RESOLVER)
+    if found is None:
+        from ..core.plugins import builtin_calls
+
+        calls = builtin_calls(ctx.hooks.pm.hook.mdp_resolve_link)
+        if calls is None:
+            found = ctx.hooks.resolve_link
+        elif len(calls) == 1:
+            found = calls[0]
+        else:
+            def found(link: LinkRef, page: Page, ctx: BuildContext) -> Target | None:
+                for call in calls:
+                    target = call(link, page, ctx)
+                    if target is not None:
+                        return cast("Target", target)
+                return None
+        ctx.memo[_RESOLVER] = found
+    return cast(Resolver, found)
+
+
 @hookimpl(tryfirst=True)  # before components are written in the engine's syntax
 def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     section = _section_of(page, ctx)
+    resolve = _resolver(ctx)
     scan = ctx.scan(page)
     offset = page.body_start
     replacements: list[tuple[int, int, str]] = []
@@ -330,7 +361,7 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     for link in scan.links:
         if not link.dest.strip():
             continue
-        target = ctx.hooks.resolve_link(link, page, ctx)
+        target = resolve(link, page, ctx)
         if target is None or isinstance(target, ExternalTarget):
             continue
         new = render(target, link, page, section, ctx, here=here)

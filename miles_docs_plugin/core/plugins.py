@@ -139,3 +139,27 @@ def make_plugin_manager(extra: Iterable[Any] = (), *, entry_points: bool = True)
         pm.register(plugin)
     pm.check_pending()
     return Hooks(pm)
+
+
+def builtin_calls(caller: Any) -> list[Any] | None:
+    """The implementations of the hook ``caller`` (``pm.hook.<name>``) in the order pluggy
+    calls them, when every one is a built-in plugin's plain implementation taking the hook's
+    arguments by position; else None.
+
+    For a hook called once per link, pluggy's dispatch costs more than the built-in rules
+    themselves: a caller that gets a list here (once per build, never per call) may call the
+    functions itself, as pluggy would (``firstresult``: the first result that is not None).
+    A third-party implementation, a wrapper or a built-in that is blocked changes the list,
+    or gives None, and the caller goes through pluggy as usual.
+    """
+    builtins = {name for name, _ in BUILTIN_PLUGINS}
+    spec = caller.spec
+    impls = caller.get_hookimpls()
+    if spec is None or caller.is_historic():
+        return None
+    for impl in impls:
+        if (impl.plugin_name not in builtins or impl.wrapper or impl.hookwrapper
+                or impl.kwargnames or tuple(impl.argnames) != tuple(spec.argnames)):
+            return None
+    # pluggy calls the last of the list first
+    return [impl.function for impl in reversed(impls)]

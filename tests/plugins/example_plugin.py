@@ -2,7 +2,8 @@
 
 It declares its config keys (``stamp`` at the top level, ``stamped`` in each source) and puts
 a stamp line on every injected page of a stamped source, in place of the built-in provenance
-banner, which its users turn off with ``disable: [provenance]``. It is registered through the
+banner, which its users turn off with ``disable: [provenance]``. It also resolves links
+written ``page:NAME`` (to the page ``NAME.md`` of the same section). It is registered through the
 ``miles_docs`` entry-point group (``tests/test_third_party_plugin.py`` installs a dist-info
 that names this module).
 """
@@ -15,7 +16,8 @@ from typing import Any
 from miles_docs_plugin import hookimpl
 from miles_docs_plugin.core.config import ConfigKeys, FieldSpec
 from miles_docs_plugin.core.context import BuildContext
-from miles_docs_plugin.core.model import Page
+from miles_docs_plugin.core.model import Page, PageTarget, Target
+from miles_docs_plugin.core.transform.markdown import LinkRef
 
 STAMP_CLASS = "example-stamp"
 
@@ -43,3 +45,10 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
         return
     text = f"{ctx.config.extra['stamp']} ({source.name}: {page.path})"
     page.extra["banner_html"] = f'<p class="{STAMP_CLASS}">{html.escape(text)}</p>'
+
+
+@hookimpl
+def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | None:
+    if link.dest.startswith("page:"):
+        return PageTarget(page.source, link.dest.removeprefix("page:") + ".md", None)
+    return None  # the built-in rules resolve the others
