@@ -187,16 +187,21 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
         return target or UnresolvedTarget(f"no page or file matches the site-root link {url}",
                                           f"upstream pages live under {docs}/",
                                           repo_path=posixpath.normpath(docs + path))
-    base = posixpath.dirname(section.repo_path(page.path))
-    repo_path = posixpath.normpath(posixpath.join(base, path)) if path else section.repo_path(
-        page.path)
+    here = section.repo_path(page.path)
+    if path:
+        # posixpath.join and dirname, for a relative ``path`` and a normalized page path
+        base = here.rpartition("/")[0]
+        repo_path = posixpath.normpath(f"{base}/{path}" if base else path)
+    else:
+        repo_path = here
     if repo_path == ".." or repo_path.startswith("../"):
         return UnresolvedTarget(f"{url} points outside the repository", "fix the link upstream",
                                 unsafe=True)
     if repo_path == ".git" or repo_path.startswith(".git/"):
         return UnresolvedTarget(f"{url} points into .git", "fix the link upstream", unsafe=True)
-    if repo_path == docs or repo_path.startswith(docs_prefix(docs)):
-        rel = "" if repo_path == docs else repo_path[len(docs_prefix(docs)):]
+    prefix = docs_prefix(docs)
+    if repo_path == docs or repo_path.startswith(prefix):
+        rel = "" if repo_path == docs else repo_path[len(prefix):]
         if path.endswith("/") and rel:
             rel += "/"  # normpath dropped it; a trailing slash names a folder
         if not path:

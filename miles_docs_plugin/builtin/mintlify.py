@@ -48,11 +48,11 @@ def site_config(section: Section, ctx: BuildContext) -> dict[str, Any] | None:
 
 @hookimpl
 def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | None:
-    url = link.dest.strip()
-    if not url or url.startswith(("#", "//")) or SCHEME_RE.match(url):
-        return None
     section = ctx.sections[page.source]
     if site_config(section, ctx) is None:
+        return None
+    url = link.dest.strip()
+    if not url or url.startswith(("#", "//")) or SCHEME_RE.match(url):
         return None
     path, _query, _anchor = split_url(url)
     if path.endswith((".md", ".mdx")) and link.kind != "html":

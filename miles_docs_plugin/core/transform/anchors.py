@@ -10,6 +10,7 @@ and maps every upstream spelling (GitHub slug, Mintlify slug, the engine's own s
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from ..patterns import lazy_re
 from ..records import Record
@@ -104,27 +105,70 @@ def explicit_id(heading: Heading) -> str | None:
 
 
 class AnchorMap(Record):
-    """Ids of one page: the emitted ones and every upstream spelling that leads to them."""
+    """Ids of one page: the emitted ones and every upstream spelling that leads to them.
 
-    __slots__ = _fields = ("emitted", "aliases", "too_deep")
+    :meth:`build` works out the emitted ids at once and the upstream spellings (``aliases``,
+    ``too_deep``) when first asked: most links name an emitted id, and most pages are only
+    ever looked up that way.
+    """
+
+    __slots__ = ("_aliases", "_pending", "_too_deep", "emitted")
+    _fields = ("emitted", "aliases", "too_deep")
     emitted: set[str]
-    aliases: dict[str, str]
-    #: upstream spellings of headings deeper than the engine gives ids to: their level
-    too_deep: dict[str, int]
+    _aliases: dict[str, str] | None
+    _too_deep: dict[str, int] | None
+    #: what the spellings are made from, until they are
+    _pending: Callable[[AnchorMap], None] | None
 
     def __init__(self, emitted: set[str] | None = None, aliases: dict[str, str] | None = None,
                  too_deep: dict[str, int] | None = None) -> None:
         self.emitted = set() if emitted is None else emitted
-        self.aliases = {} if aliases is None else aliases
-        self.too_deep = {} if too_deep is None else too_deep
+        self._aliases = {} if aliases is None else aliases
+        self._too_deep = {} if too_deep is None else too_deep
+        self._pending = None
+
+    @property
+    def aliases(self) -> dict[str, str]:
+        """Upstream spellings (GitHub, Mintlify, removed ``{#id}``, ...) -> emitted id."""
+        if self._pending is not None:
+            self._complete()
+        assert self._aliases is not None
+        return self._aliases
+
+    @aliases.setter
+    def aliases(self, value: dict[str, str]) -> None:
+        self._aliases = value
+
+    @property
+    def too_deep(self) -> dict[str, int]:
+        """Upstream spellings of headings deeper than the engine gives ids to: their level."""
+        if self._pending is not None:
+            self._complete()
+        assert self._too_deep is not None
+        return self._too_deep
+
+    @too_deep.setter
+    def too_deep(self, value: dict[str, int]) -> None:
+        self._too_deep = value
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self._pending = None
+        super().__setstate__(state)
+
+    def _complete(self) -> None:
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            self._aliases, self._too_deep = {}, {}
+            pending(self)
 
     def resolve(self, anchor: str) -> str | None:
         if anchor in self.emitted:
             return anchor
-        hit = self.aliases.get(anchor)
+        aliases = self.aliases
+        hit = aliases.get(anchor)
         if hit is not None:
             return hit
-        return self.aliases.get(anchor.lower())
+        return aliases.get(anchor.lower())
 
     @classmethod
     def build(cls, headings: Iterable[Heading], ids: Iterable[HtmlId], slugger: PageSlugger,
@@ -143,41 +187,55 @@ class AnchorMap(Record):
         numbering of duplicates.
         """
         amap = cls()
-        seen_github: dict[str, int] = {}
-        seen_mintlify: dict[str, int] = {}
         skip = set(synthetic)
         by_line: dict[int, str] = {}
+        #: per heading that upstream authors saw: (text, its level when the engine gives it
+        #: no id, else 0; the emitted id, "" for none; its line)
+        seen: list[tuple[str, int, str, int]] = []
         for heading in headings:
-            custom = explicit_id(heading)
+            custom = explicit_id(heading) if "{" in heading.raw else None
             text = ATTR_ID_RE.sub("", heading.text) if custom else heading.text
             if heading.level > depth and not custom:
                 if heading.line not in skip:
-                    upstream = github_unique(github_slug(text), seen_github)
-                    amap.too_deep.setdefault(upstream, heading.level)
-                    amap.too_deep.setdefault(upstream.lower(), heading.level)
+                    seen.append((text, heading.level, "", heading.line))
                 continue
             emitted = custom or slugger(text)
             if heading.line in skip:
                 if emitted:
                     amap.emitted.add(emitted)
                 continue
-            upstream = github_unique(github_slug(text), seen_github)
-            mintlify = mintlify_unique(mintlify_slug(text), seen_mintlify)
-            if not emitted:
-                continue
-            by_line[heading.line] = emitted
-            removed = (heading_ids or {}).get(heading.line)
-            if removed:
-                amap.aliases.setdefault(removed, emitted)
-            amap.emitted.add(emitted)
-            amap.aliases.setdefault(upstream, emitted)
-            amap.aliases.setdefault(upstream.lower(), emitted)
-            amap.aliases.setdefault(mintlify, emitted)
-        for html_id in ids:
-            if raw_html_ids:
-                amap.emitted.add(html_id.value)
-                continue
-            heading_id = by_line.get(html_id.line) or by_line.get(html_id.line + 1)
-            if heading_id:
-                amap.aliases.setdefault(html_id.value, heading_id)
+            seen.append((text, 0, emitted, heading.line))
+            if emitted:
+                by_line[heading.line] = emitted
+                amap.emitted.add(emitted)
+        html_ids = list(ids)
+        if raw_html_ids:
+            amap.emitted.update(html_id.value for html_id in html_ids)
+
+        def spellings(amap: AnchorMap) -> None:
+            aliases, too_deep = amap.aliases, amap.too_deep
+            seen_github: dict[str, int] = {}
+            seen_mintlify: dict[str, int] = {}
+            for text, level, emitted, line in seen:
+                upstream = github_unique(github_slug(text), seen_github)
+                if level:
+                    too_deep.setdefault(upstream, level)
+                    too_deep.setdefault(upstream.lower(), level)
+                    continue
+                mintlify = mintlify_unique(mintlify_slug(text), seen_mintlify)
+                if not emitted:
+                    continue
+                removed = (heading_ids or {}).get(line)
+                if removed:
+                    aliases.setdefault(removed, emitted)
+                aliases.setdefault(upstream, emitted)
+                aliases.setdefault(upstream.lower(), emitted)
+                aliases.setdefault(mintlify, emitted)
+            if not raw_html_ids:
+                for html_id in html_ids:
+                    heading_id = by_line.get(html_id.line) or by_line.get(html_id.line + 1)
+                    if heading_id:
+                        aliases.setdefault(html_id.value, heading_id)
+
+        amap._pending = spellings
         return amap
