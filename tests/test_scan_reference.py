@@ -327,3 +327,74 @@ def test_links_in_table_cells_are_found_where_markdown_it_reads_them(text: str) 
                                 for i, link in enumerate(result.links)])
         assert re.findall(r'href="([^"]*)"', md.render(marked)) == [
             f"m{i}" for i in range(len(result.links))]
+
+
+# -- paragraphs whose links the reader takes without stepping through them --------------------
+
+_PLAIN_WORDS = ["a", "b c", "see", "!", "&amp;", "&", "*em*", "_", "é", " ", "\n", "  \n",
+                "\t", "x_y", "(", ")"]
+_NEAR_WORDS = ["!!", "[", "]", "[]", "]:", "\x00", "\x7f"]
+_PLAIN_DESTINATIONS = ["d.md", "../d.md#a", "#top", "https://ex.example/p?q=1", "d.md?x=1"]
+_NEAR_DESTINATIONS = ["", "d(x).md", "d)", "d(", "d&amp;e", "d e", "d\te", "d\n", "\nd",
+                      "d[x]", "d]", "[d", "d\x7fe", "d.md ", "d.md \"t\"", "d.md 't'",
+                      "d.md (t)"]
+
+
+def _plain_inline(rng: random.Random, depth: int = 0) -> str:
+    """Inline content without a code span, an escape, HTML or an autolink: links and images
+    whose labels and destinations are simple, or nearly so."""
+    out: list[str] = []
+    for _ in range(rng.randint(1, 6)):
+        near = rng.random() < 0.1
+        if rng.random() < 0.4 or depth > 1:
+            out.append(rng.choice(_NEAR_WORDS if near else _PLAIN_WORDS))
+            continue
+        text = _plain_inline(rng, depth + 1) if rng.random() < 0.1 else rng.choice(
+            ["x", "a b", "", "x\ny", "!", "&amp;", "("])
+        bang = "!" if rng.random() < 0.3 else ""
+        closing = ")" if rng.random() < 0.95 else ""
+        space = rng.choice(["", "", "", "", "", "", " ", "\n"])
+        dest = rng.choice(_NEAR_DESTINATIONS if near else _PLAIN_DESTINATIONS)
+        out.append(f"{bang}[{text}]({space}{dest}{closing}")
+    return "".join(out)
+
+
+def test_paragraphs_of_plain_links_scan_as_the_reference_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inline content with no code span, escape, HTML or autolink, where every bracket is a
+    link's (no bracket in its label, a destination read as it is, right before ")"), is read
+    without stepping through it; pages of such content and of near misses, as paragraphs,
+    list items, table cells and headings, each compared with the reference."""
+    from miles_docs_plugin.core.transform import inline_links
+
+    stepped = asked = 0
+    real_find, real_reader = inline_links.find_links, inline_links._Reader
+
+    def counting(content: str, references: bool) -> list[inline_links.Found] | None:
+        nonlocal asked
+        asked += 1
+        return real_find(content, references)
+
+    class Stepping(real_reader):  # type: ignore[valid-type,misc]
+        def __init__(self, src: str, references: bool, legacy_backticks: bool) -> None:
+            nonlocal stepped
+            stepped += 1
+            super().__init__(src, references, legacy_backticks)
+
+    monkeypatch.setattr(inline_links, "find_links", counting)
+    monkeypatch.setattr(inline_links, "_Reader", Stepping)
+    for seed in range(1500):
+        rng = random.Random(seed)
+        blocks = []
+        for _ in range(rng.randint(1, 4)):
+            inline = _plain_inline(rng)
+            blocks.append(rng.choice([
+                inline, inline, f"- {inline}\n- [i](i.md)", f"# {inline}",
+                f"| a | b |\n|---|---|\n| {inline.replace(chr(10), ' ')} | c |",
+                f"{inline}\n\n[{rng.choice(['r', 'x'])}]: /r"]))
+        text = "\n\n".join(blocks) + "\n"
+        try:
+            assert_same(text)
+        except AssertionError as error:
+            raise AssertionError(f"seed {seed}: {text!r}") from error
+    assert asked > 1500 and asked - stepped > asked // 4, (asked, stepped)

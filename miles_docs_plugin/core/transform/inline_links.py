@@ -36,6 +36,11 @@ _PLAIN_DESTINATION_RE = re.compile(r"[^\x00-\x20()\\&<\x7f]+")
 _MAY_BE_TAG_RE = re.compile(r"<(?:[A-Za-z!?/]|[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\-]+@)")
 #: The characters markdown-it's ``escape`` rule takes with the backslash (and a line break).
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~\n")
+#: What only :class:`_Reader` reads: a code span, an escape, HTML or an autolink.
+_READER_ONLY_RE = re.compile(r"[`\\<]")
+#: An inline link or image whose label holds no bracket and whose destination markdown-it
+#: reads as it is, right up to the ")" (no space, no title).
+_SIMPLE_LINK_RE = re.compile(r"\[[^\[\]]*\]\(([^\x00-\x20()\\&<\x7f]+)\)")
 #: Deeper than this many nested link attempts, markdown-it's ``maxNesting`` (20) comes near.
 _MAX_DEPTH = 8
 _WHITESPACE = " \t\n"
@@ -56,6 +61,14 @@ def find_links(content: str, references: bool) -> list[Found] | None:
     ``references``: the page has reference definitions (a bracket may then be a reference
     link, which this reader leaves to markdown-it).
     """
+    if _READER_ONLY_RE.search(content) is None:
+        # No code span, escape, HTML or autolink: when every bracket belongs to a simple
+        # link (no bracket in its label, a plain destination right before ")"), markdown-it
+        # reads each of them as that link, and nothing else as one.
+        simple = [(start > 0 and content[start - 1] == "!", m.start(1), m.end(1), m.group(1))
+                  for m in _SIMPLE_LINK_RE.finditer(content) for start in (m.start(),)]
+        if len(simple) == content.count("[") == content.count("]"):
+            return simple
     global _LEGACY_BACKTICKS
     if _LEGACY_BACKTICKS is None:
         from markdown_it.rules_inline import backticks

@@ -1094,8 +1094,17 @@ def _read_inline(text: str, lines: list[tuple[int, int]], references: bool,
         if not _inline_yields(text, first, last):
             return True  # most table cells
         joined = text[first:last]
-    else:
-        joined = "\n".join(text[start:stop] for start, stop in lines)
+        content = joined.strip()  # as markdown-it's paragraph rule makes its content
+        links = find_links(content, references)
+        if links is None:
+            return False
+        # one span of the page: the links are where they are in it
+        base = first + len(joined) - len(joined.lstrip())
+        for image, start, stop, dest in links:
+            found.append(LinkRef("image" if image else "inline", base + start, base + stop,
+                                 dest, 0, content.startswith("<", start)))
+        return True
+    joined = "\n".join(text[start:stop] for start, stop in lines)
     content = joined.strip()  # as markdown-it's paragraph rule makes its content
     if not _inline_yields(content):
         return True
