@@ -32,6 +32,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterable
 from html.parser import HTMLParser
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..patterns import lazy_re
@@ -970,9 +971,8 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
     """If the part ``text[a:b]`` (between two rest points) is one paragraph, a thematic
     break, or a list whose items are one paragraph each, and :mod:`.inline_links` reads their
     links, report them and return True; else report nothing."""
-    segment = text[a:b]
-    end = a + len(segment.rstrip(" \t\n"))
-    if end == a or text.find("\n\n", a, end) >= 0 or "\x00" in segment:
+    end = a + len(text[a:b].rstrip(" \t\n"))
+    if end == a or text.find("\n\n", a, end) >= 0 or text.find("\x00", a, b) >= 0:
         return False
     #: the lines of each paragraph: (start, end) of the text markdown-it gives it
     paragraphs: list[list[tuple[int, int]]] = []
@@ -998,7 +998,8 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
                     or (text[start] == "[" and text.find("]:", start, end) >= 0)):
                 return False  # another block in the item; a reference definition
             pos = line_end + 1
-    elif "\n" not in text[a:end] and _RULE_RE.match(text, a, end) is not None:
+    elif (text[a] in "-*_" and text.find("\n", a, end) < 0
+            and _RULE_RE.match(text, a, end) is not None):
         return True
     elif text[a] == "|":
         cells = _table_cells(text, a, end)
@@ -1012,7 +1013,8 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
         paragraphs = [[(a, end)]]  # its lines, as they are in the page
     found: list[LinkRef] = []
     for lines in paragraphs:
-        if not _read_inline(text, lines, references, found):
+        if not (_read_span(text, lines[0][0], lines[0][1], references, found) if len(lines) == 1
+                else _read_inline(text, lines, references, found)):
             return False
     for link in found:
         link.line = collector.line(link.start)
@@ -1083,6 +1085,36 @@ def _table_cells(text: str, a: int, end: int) -> list[tuple[int, int]] | None:
     return cells
 
 
+def _read_span(text: str, first: int, last: int, references: bool,
+               found: list[LinkRef]) -> bool:
+    """:func:`_read_inline` of a paragraph that is one span of ``text``."""
+    if not _inline_yields(text, first, last):
+        return True  # most table cells
+    reader = _INLINE_LINKS[0] if _INLINE_LINKS else _load_inline_links()
+    joined = text[first:last]
+    content = joined.strip()  # as markdown-it's paragraph rule makes its content
+    links = reader.find_links(content, references)
+    if links is None:
+        return False
+    # one span of the page: the links are where they are in it
+    base = first + len(joined) - len(joined.lstrip())
+    for image, start, stop, dest in links:
+        found.append(LinkRef("image" if image else "inline", base + start, base + stop, dest,
+                             0, content.startswith("<", start)))
+    return True
+
+
+#: :mod:`.inline_links`, once imported (only a page that is scanned needs it)
+_INLINE_LINKS: list[ModuleType] = []
+
+
+def _load_inline_links() -> ModuleType:
+    from . import inline_links
+
+    _INLINE_LINKS.append(inline_links)
+    return inline_links
+
+
 def _read_inline(text: str, lines: list[tuple[int, int]], references: bool,
                  found: list[LinkRef]) -> bool:
     """Add the links of the paragraph made of ``lines`` (spans of ``text``) to ``found`` (with
@@ -1090,20 +1122,7 @@ def _read_inline(text: str, lines: list[tuple[int, int]], references: bool,
     from .inline_links import find_links
 
     if len(lines) == 1:
-        first, last = lines[0]
-        if not _inline_yields(text, first, last):
-            return True  # most table cells
-        joined = text[first:last]
-        content = joined.strip()  # as markdown-it's paragraph rule makes its content
-        links = find_links(content, references)
-        if links is None:
-            return False
-        # one span of the page: the links are where they are in it
-        base = first + len(joined) - len(joined.lstrip())
-        for image, start, stop, dest in links:
-            found.append(LinkRef("image" if image else "inline", base + start, base + stop,
-                                 dest, 0, content.startswith("<", start)))
-        return True
+        return _read_span(text, lines[0][0], lines[0][1], references, found)
     joined = "\n".join(text[start:stop] for start, stop in lines)
     content = joined.strip()  # as markdown-it's paragraph rule makes its content
     if not _inline_yields(content):
