@@ -678,8 +678,13 @@ def _html_yields(text: str, start: int, end: int) -> bool:
 def _yields(text: str, nl: str, start: int, end: int) -> bool:
     """Whether parsing the lines ``text[start:end]`` could find anything, wherever they stand
     (``nl`` is ``text`` after a newline)."""
-    return (_inline_yields(text, start, end) or text.find("]:", start, end) >= 0
-            or _HEADING_LINE_RE.search(nl, start, end + 1) is not None)
+    if text.find("](", start, end) >= 0 or text.find("]:", start, end) >= 0:
+        return True
+    lt = text.find("<", start, end)
+    if lt >= 0 and (_AUTOLINK_START_RE.search(text, lt, end) is not None
+                    or _html_yields(text, lt, end)):
+        return True  # what _inline_yields finds
+    return _HEADING_LINE_RE.search(nl, start, end + 1) is not None
 
 
 def _rest_points(text: str, nl: str) -> tuple[list[int], list[tuple[int, int]]]:
@@ -788,8 +793,18 @@ def _top_html_block(text: str, nl: str, start: int, end: int) -> bool:
 
 def _closing_fence(marker: str) -> re.Pattern[str]:
     """The closing line of a fence opened with ``marker`` (searched in ``nl``)."""
-    return re.compile(r"(?m)\n {0,3}" + re.escape(marker[0]) + "{" + str(len(marker))
-                      + r",}[ \t]*$")
+    key = marker[0] * len(marker)
+    found = _CLOSING_FENCES.get(key)
+    if found is None:
+        found = re.compile(
+            r"(?m)\n {0,3}" + re.escape(marker[0]) + "{" + str(len(marker)) + r",}[ \t]*$")
+        if len(marker) <= 8:
+            _CLOSING_FENCES[key] = found
+    return found
+
+
+#: :func:`_closing_fence`'s patterns for the usual markers (up to 8 backticks or tildes)
+_CLOSING_FENCES: dict[str, re.Pattern[str]] = {}
 
 
 def _ends_alike(text: str, nl: str, opener: re.Match[str], line_end: int,
