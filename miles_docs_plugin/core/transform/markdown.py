@@ -1163,6 +1163,16 @@ def _read_inline(text: str, lines: list[tuple[int, int]], references: bool,
     return True
 
 
+def _left(text: str, parts: list[tuple[int, int]]) -> bool:
+    """Whether ``text`` holds more than white space outside ``parts`` (in order)."""
+    last = 0
+    for a, b in parts:
+        if a > last and not text[last:a].isspace():
+            return True
+        last = b
+    return last < len(text) and not text[last:].isspace()
+
+
 def _without(text: str, parts: list[tuple[int, int]]) -> str:
     """``text`` with the lines of ``parts`` emptied."""
     out: list[str] = []
@@ -1209,8 +1219,11 @@ def scan(text: str, *, line_offset: int = 0, reference: bool = False) -> ScanRes
                     if _paragraph(text, nl, a, b, references, collector)]
             if read:
                 parts = sorted(parts + read)
-        parsed = _without(text, parts) if parts else text
-        tokens = parser(parsed).parse(parsed, env) if parsed.strip() else []
+        if parts and not _left(text, parts):
+            tokens = []  # every part left out or read: nothing for markdown-it
+        else:
+            parsed = _without(text, parts) if parts else text
+            tokens = parser(parsed).parse(parsed, env) if parsed.strip() else []
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and i + 1 < len(tokens):
             inline = tokens[i + 1]
