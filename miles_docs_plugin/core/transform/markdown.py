@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
 #: Bumped whenever scan results change for the same input (it keys the scan cache).
-SCANNER_VERSION = "5"
+SCANNER_VERSION = "6"
 
 #: HTML comments, and what a browser reads as one: ``<![`` up to the next ``>`` (the standard
 #: library's parser reads marked sections instead, and stops with an error on most of them).
