@@ -25,8 +25,7 @@ from __future__ import annotations
 import html
 import posixpath
 import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from .. import hookimpl
@@ -52,7 +51,11 @@ from ..core.urls import web_link
 from .redirects import redirected
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..core.context import BuildContext
+
+    Resolver = Callable[[LinkRef, Page, BuildContext], Target | None]
 
 SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 
@@ -323,7 +326,6 @@ def _write(link: LinkRef, new: str) -> tuple[int, int, str]:
     return link.start, link.end, escape_destination(new, angle=link.angle)
 
 
-Resolver = Callable[[LinkRef, Page, "BuildContext"], Target | None]
 #: where a build keeps its :func:`_resolver` (``ctx.memo``)
 _RESOLVER = "links:resolve_link"
 
@@ -332,7 +334,7 @@ def _resolver(ctx: BuildContext) -> Resolver:
     """What resolves a link in this build: ``mdp_resolve_link`` through pluggy, or, when only
     built-ins implement it, their functions called directly in pluggy's order (its dispatch
     per link cost as much as the rules). Worked out once per build."""
-    found = ctx.memo.get(_RESOLVER)
+    found: Any = ctx.memo.get(_RESOLVER)
     if found is None:
         from ..core.plugins import builtin_calls
 
@@ -342,14 +344,15 @@ def _resolver(ctx: BuildContext) -> Resolver:
         elif len(calls) == 1:
             found = calls[0]
         else:
-            def found(link: LinkRef, page: Page, ctx: BuildContext) -> Target | None:
+            def found(link: LinkRef, page: Page, ctx: BuildContext) -> Any:
                 for call in calls:
                     target = call(link, page, ctx)
                     if target is not None:
-                        return cast("Target", target)
+                        return target
                 return None
         ctx.memo[_RESOLVER] = found
-    return cast(Resolver, found)
+    resolve: Resolver = found
+    return resolve
 
 
 @hookimpl(tryfirst=True)  # before components are written in the engine's syntax
