@@ -943,16 +943,20 @@ def _parts(text: str, line_offset: int = 0) -> tuple[
                 quiet = False
             pos = fences[f][1]
             f += 1
-        if quiet and _yields(text, nl, pos, b):
-            quiet = False
-            heading_line = _HEADING_PART_RE.match(text, a, b) if text[a] == "#" else None
+        if quiet:
+            heading_line = (_HEADING_PART_RE.match(text, a, b) if text.startswith("#", a, b)
+                            else None)
             if heading_line is not None:
+                # one heading line (it yields its heading): quiet if read here
                 line += text.count("\n", counted, a)
                 counted = a
                 heading = _plain_heading(heading_line, line)
                 if heading is not None:
                     headings.append(heading)
-                    quiet = True
+                else:
+                    quiet = False
+            elif _yields(text, nl, pos, b):
+                quiet = False
         if quiet:
             if parts and parts[-1][1] == a:
                 parts[-1] = (parts[-1][0], b)
