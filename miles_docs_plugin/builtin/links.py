@@ -173,7 +173,7 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
         return ExternalTarget(url)  # other URL attributes are only checked, never rewritten
     if url.startswith("#"):
         return AnchorTarget(unquote(url[1:]))
-    m = SCHEME_RE.match(url)
+    m = SCHEME_RE.match(url) if ":" in url else None  # a scheme ends with ":"
     if m:
         scheme = m.group(1).lower()
         if scheme in ("http", "https"):
@@ -268,7 +268,8 @@ def render(target: Target, link: LinkRef, page: Page, section: Section,
         tsec = ctx.sections[target.source]
         tpage = tsec.pages[target.path]
         there = tsec.host_path(target.path)
-        anchor = _anchor(ctx, section, page, tsec, tpage, target.anchor, link)
+        anchor = _anchor(ctx, section, page, tsec, tpage, target.anchor, link) if (
+            target.anchor) else ""
         if html_ctx:
             return ctx.engine.url_from(here, ctx.engine.page_url(there)) + anchor
         return ctx.engine.doc_link(here, there, page=True) + anchor
