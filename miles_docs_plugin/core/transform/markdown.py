@@ -618,9 +618,6 @@ def parser(text: str | None = None) -> MarkdownIt:
 #: Lines after a blank line that start at column 0 (searched in the text itself: the match
 #: ends where the line starts).
 _REST_CANDIDATE_RE = lazy_re(r"\n[ \t]*\n(?=[^ \t\n])")
-#: Blank lines but the first line (searched in the text itself: the match ends one before the
-#: next line).
-_BLANK_RE = lazy_re(r"\n[ \t]*(?=\n)")
 #: Lines that may open (or close) a fenced code block or an HTML block of types 1 to 5 at the
 #: top level: indented by at most three spaces (a tab makes four).
 _OPENER_RE = lazy_re(
@@ -708,7 +705,6 @@ def _rest_points(text: str, nl: str) -> tuple[list[int], list[tuple[int, int]]]:
     add(0)
     if not candidates:
         return points, fences
-    blank_ends: list[int] | None = None
     pos = 0  # nothing is open at the top level at pos
     last_rest = 0
     ci = 0
@@ -737,11 +733,8 @@ def _rest_points(text: str, nl: str) -> tuple[list[int], list[tuple[int, int]]]:
                     break
             else:
                 continue  # an HTML block of type 6 or 7 ends at the next blank line
-        if blank_ends is None:
-            blank_ends = [b.end() + 1 for b in _BLANK_RE.finditer(text)]
-        i = bisect.bisect_right(blank_ends, start) - 1
         # the lines since the last blank line or the end of the last block followed
-        chunk = max(blank_ends[i] if i >= 0 else 0, pos)
+        chunk = _after_blank(text, start, pos)
         next_end = text.find("\n", line_end + 1)
         in_list = indent > 0 and _LIST_LINE_RE.search(nl, last_rest, start) is not None
         if ((_HTML_START_RE.search(nl, chunk, start) if in_list
@@ -767,6 +760,19 @@ def _rest_points(text: str, nl: str) -> tuple[list[int], list[tuple[int, int]]]:
         if c >= pos and _rests(text, nl, c, last_rest):
             last_rest = add(c)
     return points, fences
+
+
+def _after_blank(text: str, start: int, floor: int) -> int:
+    """The start of the last line at or before the line start ``start`` that follows a blank
+    line (spaces and tabs only; the first line of ``text`` is not one), if it is after
+    ``floor``; else ``floor``. Read back line by line from ``start`` down to ``floor``."""
+    line = start
+    while line > floor:
+        before = text.rfind("\n", 0, line - 1)  # text[line - 1] ends the line before
+        if before >= 0 and not text[before + 1:line - 1].strip(" \t"):
+            return line
+        line = before + 1
+    return floor
 
 
 def _rests(text: str, nl: str, line: int, last_rest: int) -> bool:
