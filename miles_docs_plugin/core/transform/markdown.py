@@ -851,12 +851,8 @@ def _plain_heading(match: re.Match[str], line: int) -> Heading | None:
     ``heading`` rule: closing ``#`` sequence and surrounding spaces removed; then its inline
     rules, when the text holds nothing but plain text and code spans), or None."""
     content = match.group(2) or ""
-    end = len(content)
-    while end and content[end - 1] in " \t":
-        end -= 1
-    closing = end
-    while closing and content[closing - 1] == "#":
-        closing -= 1
+    end = len(content.rstrip(" \t"))
+    closing = len(content[:end].rstrip("#"))
     if closing and content[closing - 1] in " \t":
         end = closing
     elif closing == 0:
