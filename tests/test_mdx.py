@@ -79,6 +79,27 @@ def test_mintlify_duplicates_count_from_two() -> None:
     assert amap.resolve("overview-1") == "overview_"  # GitHub's
 
 
+def test_upstream_spellings_are_worked_out_when_a_link_misses_the_emitted_ids(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from miles_docs_plugin.core.transform import anchors
+
+    slugged: list[str] = []
+    real = anchors.mintlify_slug
+
+    def counting(text: str) -> str:
+        slugged.append(text)
+        return real(text)
+
+    monkeypatch.setattr(anchors, "mintlify_slug", counting)
+    headings = [Heading(2, "3. Setup", 1, "3. Setup"), Heading(3, "Deep one", 3, "Deep one")]
+    amap = AnchorMap.build(headings, [], lambda text: text.lower().replace(" ", "_"),
+                           depth=2)
+    assert amap.resolve("3._setup") == "3._setup" and slugged == []  # an emitted id
+    assert amap.resolve("3-setup") == "3._setup"  # Mintlify's and GitHub's spelling
+    assert slugged == ["3. Setup"] and amap.too_deep == {"deep-one": 3}
+    assert amap == AnchorMap({"3._setup"}, {"3-setup": "3._setup"}, {"deep-one": 3})
+
+
 def test_read_tag_spans_lines_and_reads_every_attribute_form() -> None:
     text = '<Card\n  title="A &amp; B"\n  icon={"star"}\n  cols={2}\n  disabled\n  {...rest}\n>'
     tag = read_tag(text, 0)

@@ -115,8 +115,8 @@ class AnchorMap(Record):
     __slots__ = ("_aliases", "_pending", "_too_deep", "emitted")
     _fields = ("emitted", "aliases", "too_deep")
     emitted: set[str]
-    _aliases: dict[str, str] | None
-    _too_deep: dict[str, int] | None
+    _aliases: dict[str, str]
+    _too_deep: dict[str, int]
     #: what the spellings are made from, until they are
     _pending: Callable[[AnchorMap], None] | None
 
@@ -132,7 +132,6 @@ class AnchorMap(Record):
         """Upstream spellings (GitHub, Mintlify, removed ``{#id}``, ...) -> emitted id."""
         if self._pending is not None:
             self._complete()
-        assert self._aliases is not None
         return self._aliases
 
     @aliases.setter
@@ -144,7 +143,6 @@ class AnchorMap(Record):
         """Upstream spellings of headings deeper than the engine gives ids to: their level."""
         if self._pending is not None:
             self._complete()
-        assert self._too_deep is not None
         return self._too_deep
 
     @too_deep.setter
