@@ -65,8 +65,12 @@ def find_links(content: str, references: bool) -> list[Found] | None:
         # No code span, escape, HTML or autolink: when every bracket belongs to a simple
         # link (no bracket in its label, a plain destination right before ")"), markdown-it
         # reads each of them as that link, and nothing else as one.
-        simple = [(start > 0 and content[start - 1] == "!", m.start(1), m.end(1), m.group(1))
-                  for m in _SIMPLE_LINK_RE.finditer(content) for start in (m.start(),)]
+        simple: list[Found] = []
+        for m in _SIMPLE_LINK_RE.finditer(content):
+            start = m.start()
+            dest_start, dest_end = m.span(1)
+            simple.append((start > 0 and content[start - 1] == "!", dest_start, dest_end,
+                           m.group(1)))
         if len(simple) == content.count("[") == content.count("]"):
             return simple
     global _LEGACY_BACKTICKS

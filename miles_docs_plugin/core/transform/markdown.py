@@ -1037,8 +1037,9 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
         if not (_read_span(text, lines[0][0], lines[0][1], references, found) if len(lines) == 1
                 else _read_inline(text, lines, references, found)):
             return False
+    line_of, first = collector.page.line_of, 1 + collector.line_offset
     for link in found:
-        link.line = collector.line(link.start)
+        link.line = line_of(link.start) + first  # collector.line
     collector.result.links.extend(found)
     return True
 
