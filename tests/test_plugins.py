@@ -75,6 +75,36 @@ def test_a_fresh_manager_per_build() -> None:
     assert make_plugin_manager().pm is not make_plugin_manager().pm
 
 
+def _implementations(pm: pluggy.PluginManager) -> list[tuple[str, str, str]]:
+    return sorted((caller.name, str(impl.plugin_name), impl.function.__qualname__)
+                  for _, plugin in pm.list_name_plugin() if plugin is not None
+                  for caller in pm.get_hookcallers(plugin) or ()
+                  for impl in caller.get_hookimpls() if impl.plugin is plugin)
+
+
+def test_builtins_are_read_by_their_hook_names_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    # pluggy looks up every name of a module it registers (imports, helpers, constants); the
+    # built-ins name each implementation after its hook, so only those names are looked up
+    asked: list[str] = []
+    real = pluggy.PluginManager.parse_hookimpl_opts
+
+    def spy(self: pluggy.PluginManager, plugin: object, name: str) -> Any:
+        asked.append(name)
+        return real(self, plugin, name)
+
+    monkeypatch.setattr(pluggy.PluginManager, "parse_hookimpl_opts", spy)
+    hooks = make_plugin_manager(entry_points=False)
+    assert asked and all(name.startswith("mdp_") for name in asked), sorted(set(asked))
+    monkeypatch.undo()
+    # and none is missed: the same implementations as pluggy's own reading of the modules
+    plain = pluggy.PluginManager(hookspecs.PROJECT)
+    plain.add_hookspecs(hookspecs)
+    for name, module in BUILTIN_PLUGINS:
+        plain.register(sys.modules[module], name=name)
+    assert _implementations(hooks.pm) == _implementations(plain)
+    assert len(_implementations(plain)) >= len(BUILTIN_PLUGINS)
+
+
 #: Modules a warm single-source build never runs, imported on first use: git (a cold fetch),
 #: the thread pool (several sources), difflib (a config mistake), the MkDocs-dialect converter
 #: (MkDocs upstreams), pathspec (an MkDocs upstream's excludes), signal (stopping the git of a
