@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
 from ..core.errors import Diagnostic, Severity
+from ..core.patterns import lazy_re
 from ..core.records import Record, replace
 from ..core.transform.blocks import INLINE, KNOWN, Block, Component
 from ..core.transform.mdx import (
@@ -45,19 +46,33 @@ class LinePattern:
     """``re.compile(f"(?m)^(?:{at_line_start})|{anywhere}")``, searched for faster.
 
     ``re`` tries a pattern that starts with ``^`` at every position of a page; here it is
-    matched at the start, and searched for after a newline, which ``re`` skips to (the
-    patterns below took 25-80 ms per 1,000 pages each, searched the plain way). Only whether
-    there is a match is the same: a match after the start begins at its newline.
+    searched for after a newline, which ``re`` skips to (the patterns below took 25-80 ms per
+    1,000 pages each, searched the plain way), and matched on the first line with a newline
+    put before it. ``at_line_start`` matches within one line. Only whether there is a match
+    is the same: a match begins at its newline. Compiled on first use (one pattern, and the
+    ``anywhere`` one only once the other found nothing): a build compiles only the ones its
+    pages need.
     """
 
+    __slots__ = ("_anywhere", "_at_line_start", "_elsewhere", "_rest")
+
     def __init__(self, at_line_start: str, anywhere: str = "") -> None:
-        self.first = re.compile(f"(?:{at_line_start})", re.M)
-        self.rest = re.compile(f"\n(?:{at_line_start})", re.M)
-        self.anywhere = re.compile(anywhere) if anywhere else None
+        self._at_line_start = at_line_start
+        self._anywhere = anywhere
+        self._rest: re.Pattern[str] | None = None
+        self._elsewhere: re.Pattern[str] | None = None
 
     def search(self, text: str) -> re.Match[str] | None:
-        return self.first.match(text) or self.rest.search(text) or (
-            self.anywhere.search(text) if self.anywhere is not None else None)
+        rest = self._rest
+        if rest is None:
+            rest = self._rest = re.compile(f"\n(?:{self._at_line_start})", re.M)
+        end = text.find("\n")
+        found = rest.match("\n" + (text if end < 0 else text[:end + 1])) or rest.search(text)
+        if found is not None or not self._anywhere:
+            return found
+        if self._elsewhere is None:
+            self._elsewhere = re.compile(self._anywhere)
+        return self._elsewhere.search(text)
 
 
 HAS_COMPONENT_RE = LinePattern(r"[ \t]*</?[A-Z]", r"<(?:Badge|Tooltip|Icon|Link|Kbd)\b|"
@@ -71,7 +86,7 @@ MAX_TAG_LINES = 40
 BLOCK_HTML = {"div"}
 #: Where a component stood, once its tags are neutralized: positions that survive edits of
 #: other plugins (``mdp_prepare_page``) between preparation and rendering.
-MARK_RE = re.compile(r"<!--(?P<close>/)?mdp:(?P<n>\d+)(?::(?P<kind>[a-z]))?-->")
+MARK_RE = lazy_re(r"<!--(?P<close>/)?mdp:(?P<n>\d+)(?::(?P<kind>[a-z]))?-->")
 
 
 def parse_attrs(raw: str) -> dict[str, str]:
@@ -81,7 +96,7 @@ def parse_attrs(raw: str) -> dict[str, str]:
 
 _BLOCK_PARSER: Any = None
 H1_CANDIDATE_RE = LinePattern(r" {0,3}(?:#(?:[ \t]|$)|=+[ \t]*$)")
-HEADING_ATTR_RE = re.compile(
+HEADING_ATTR_RE = lazy_re(
     r"^( {0,3}#{1,6}[ \t].*?)[ \t]*\{[ \t]*#([A-Za-z][\w:.-]*)[^}]*\}[ \t]*$")
 DIALECT_RE = LinePattern(r"[ \t]*(?:!!!|\?\?\?|===|:::)[+!]?[ \t]+\S")
 FENCE_META_RE = LinePattern(r"[ \t]*(?:`{3,}|~{3,})[ \t]*[^\s`{][^\s`]*[ \t]+[^\s`]")

@@ -16,6 +16,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
 
 from ..core.engine import Engine
+from ..core.patterns import lazy_re
 from ..core.transform.anchors import PageSlugger
 from ..core.transform.blocks import (
     CALLOUTS,
@@ -187,19 +188,19 @@ EXTENSION_OPTIONS: dict[str, dict[str, Any]] = {"pymdownx.tabbed": {"alternate_s
 #: What each extension reads, as it appears in a page (outside fenced code). A false hit only
 #: turns an extension on for that page; a miss would show the syntax as text.
 EXTENSION_SYNTAX = (  # (extension, a string the syntax always holds, the syntax)
-    ("admonition", "!!!", re.compile(r"^[ \t>]*!!![ \t]+[\w-]", re.M)),
-    ("pymdownx.details", "???", re.compile(r"^[ \t>]*\?\?\?\+?[ \t]+[\w-]", re.M)),
-    ("pymdownx.tabbed", "===", re.compile(r'^[ \t>]*===[!+]{0,2}[ \t]+"', re.M)),
-    ("md_in_html", "markdown", re.compile(r"<[A-Za-z][\w-]*\s[^>]{0,2000}?\bmarkdown\b")),
-    ("attr_list", "{", re.compile(r"\{:?[ \t]*(?:[#.][A-Za-z_][\w-]*|[A-Za-z_][\w-]*=)[^}\n]*\}")),
+    ("admonition", "!!!", lazy_re(r"^[ \t>]*!!![ \t]+[\w-]", re.M)),
+    ("pymdownx.details", "???", lazy_re(r"^[ \t>]*\?\?\?\+?[ \t]+[\w-]", re.M)),
+    ("pymdownx.tabbed", "===", lazy_re(r'^[ \t>]*===[!+]{0,2}[ \t]+"', re.M)),
+    ("md_in_html", "markdown", lazy_re(r"<[A-Za-z][\w-]*\s[^>]{0,2000}?\bmarkdown\b")),
+    ("attr_list", "{", lazy_re(r"\{:?[ \t]*(?:[#.][A-Za-z_][\w-]*|[A-Za-z_][\w-]*=)[^}\n]*\}")),
 )
 #: An opening fence Python-Markdown's own ``fenced_code`` reads (at the margin, a language at
 #: most); any other (indented in a list, an admonition or a tab, in a quote, with a title)
 #: needs pymdownx.superfences.
-PLAIN_FENCE_RE = re.compile(r"^\.?[\w#.+-]*$")
+PLAIN_FENCE_RE = lazy_re(r"^\.?[\w#.+-]*$")
 #: Fence markers, one pattern per kind: a literal prefix makes re search instead of trying
-#: every position.
-FENCE_MARK_RES = (re.compile(r"```+"), re.compile(r"~~~+"))
+#: every position. (Each with its literal: a page without it compiles nothing.)
+FENCE_MARK_RES = (("```", lazy_re(r"```+")), ("~~~", lazy_re(r"~~~+")))
 
 
 def installable_extensions() -> list[str]:
@@ -221,8 +222,7 @@ def _fence_lines(content: str) -> Iterator[tuple[int, str, str, str, int]]:
     """Lines that are a fence (``[ \\t>]*`` then 3+ backticks or tildes): (line start, indent,
     marker, info, line end). The markers are searched for, not every line matched."""
     pos = 0
-    marks = [pattern.finditer(content) for pattern in FENCE_MARK_RES
-             if pattern.pattern[:3] in content]
+    marks = [pattern.finditer(content) for mark, pattern in FENCE_MARK_RES if mark in content]
     for m in heapq.merge(*marks, key=lambda m: m.start()):
         if m.start() < pos:
             continue  # a second marker on a line already seen
@@ -267,7 +267,7 @@ def _fenced(content: str) -> Iterator[tuple[int, bool, int]]:
 
 
 #: A fence indented one to three spaces (at the start of a line, or of the page).
-_INDENTED_FENCE_RE = re.compile(r"\n {1,3}(?:```|~~~)")
+_INDENTED_FENCE_RE = lazy_re(r"\n {1,3}(?:```|~~~)")
 
 
 def margin_fences(content: str) -> str:

@@ -26,6 +26,7 @@ import html
 import re
 from html.parser import HTMLParser
 
+from ..patterns import lazy_re
 from ..records import Record
 
 #: Attributes whose value is a URL (or a list of them) in HTML, SVG and MathML.
@@ -44,9 +45,10 @@ DROP_TAGS = frozenset({"base", "meta", "link", "object", "embed", "applet", "fra
                        "param"})
 DROP_ATTRS = frozenset({"srcdoc"})
 
-_SCHEME_RE = re.compile(r"^([a-z][a-z0-9+.\-]*):")
-_STRIP_RE = re.compile(r"[\t\n\r]")
-_LEADING_RE = re.compile(r"^[\x00-\x20]+")
+#: what reads a URL's scheme: only for a URL a link rule or the parse looks at (compiled then)
+_SCHEME_RE = lazy_re(r"^([a-z][a-z0-9+.\-]*):")
+_STRIP_RE = lazy_re(r"[\t\n\r]")
+_LEADING_RE = lazy_re(r"^[\x00-\x20]+")
 #: What every construct the sanitiser removes must contain, as the browser reads it: an element
 #: it drops, an attribute named on* (after white space, "/" or a quote, where attribute names
 #: start), a character reference (which may spell a scheme), a scheme at the start of an
@@ -65,7 +67,7 @@ _DROPPED_TAG_RE = re.compile(r"<(?:script|style|base|meta|link|object|embed|appl
 _EVENT_ATTR_RE = re.compile(r"on[a-z]+[\s\x00]*=")  #: preceded by white space, "/", a quote, NUL
 _CHAR_REF_RE = re.compile(r"&(?:#|colon|tab|newline)")
 #: after tabs, carriage returns and newlines are taken out (browsers drop them in a URL)
-_SCHEME_AT_VALUE_RE = re.compile(r"[\"'=][\x00-\x20]*(?:javascript|vbscript|data|file):")
+_SCHEME_AT_VALUE_RE = lazy_re(r"[\"'=][\x00-\x20]*(?:javascript|vbscript|data|file):")
 _SCHEME_WORDS = ("javascript:", "vbscript:", "data:", "file:")
 
 
