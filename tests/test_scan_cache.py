@@ -4,6 +4,7 @@ did not write (or that was changed) is never used."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -74,6 +75,19 @@ def test_the_source_digest_sees_every_edit_of_the_package(tmp_path: Path) -> Non
     target = copy / "builtin" / "links.py"
     target.write_text(target.read_text() + "\n# one more line\n")
     assert source_digest(copy) != before
+    # an edit that keeps the size (one character for another) is seen by its time
+    edited = source_digest(copy)
+    stat = target.stat()
+    target.write_text(target.read_text().replace("# one more line", "# one more lime"))
+    os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    assert target.stat().st_size == stat.st_size
+    assert source_digest(copy) != edited
+    # a file added or renamed
+    (copy / "core" / "new.py").write_text("")
+    added = source_digest(copy)
+    assert added != edited
+    (copy / "core" / "new.py").rename(copy / "core" / "renamed.py")
+    assert source_digest(copy) != added
 
 
 def test_a_file_written_under_another_key_or_edited_is_not_used(tmp_path: Path,

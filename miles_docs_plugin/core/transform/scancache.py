@@ -12,7 +12,8 @@ and a forged scan could hide a link from the link rules, so the file carries an 
 key that lives outside the cache (:func:`secret_key`, in the user's state folder, readable only
 by its owner); a file whose MAC does not match is ignored as if it did not exist. The file is
 also tied to the exact code that wrote it: the scanner version, the markdown-it-py version and
-a digest of this package's source files (:func:`code_version`).
+a digest of the names, sizes and modification times of this package's source files
+(:func:`code_version`).
 """
 
 from __future__ import annotations
@@ -38,29 +39,56 @@ KEY_ENV = "MILES_DOCS_STATE"  #: where the cache key lives (default: the user st
 
 
 def source_digest(package: Path) -> str:
-    """A digest of every Python file of ``package`` (names and contents)."""
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    """A digest of the name, size and modification time of every Python file of ``package``.
+
+    Any edit of a file, and any file added, removed or renamed, changes it, as a new install
+    does (its files are written anew); it reads no file, so it costs a build a fraction of a
+    millisecond instead of the 3-5 ms of hashing the package's 0.9 MB of source.
+    """
+    root = os.fspath(package)
+    found: list[str] = []
+    folders = [root]
+    while folders:
+        with os.scandir(folders.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        folders.append(entry.path)
+                elif entry.name.endswith(".py"):
+                    stat = entry.stat()
+                    found.append(f"{entry.path[len(root):]}\0{stat.st_size}\0{stat.st_mtime_ns}")
+    found.sort()
+    return hashlib.sha256("\n".join(found).encode()).hexdigest()[:16]
 
 
 def version_key(scanner: str, markdown_it: str, source: str) -> str:
     return f"{scanner}:{markdown_it}:{source}"
 
 
+def distribution_version(name: str) -> str:
+    """The installed version of distribution ``name`` ("?" when it is not installed).
+
+    Read from the ``Version:`` line of its metadata's header: ``importlib.metadata.version``
+    parses the whole file (markdown-it-py's holds its README) as an e-mail message.
+    """
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        dist = distribution(name)
+    except PackageNotFoundError:
+        return "?"
+    header = (dist.read_text("METADATA") or dist.read_text("PKG-INFO") or "").partition("\n\n")[0]
+    for line in header.splitlines():
+        if line.startswith("Version:"):
+            return line[len("Version:"):].strip()
+    return str(dist.version)
+
+
 @functools.lru_cache(maxsize=1)
 def code_version() -> str:
     """What a cached scan depends on besides the page: the scanner, markdown-it-py and the
     source of this package (any edit of the code invalidates every entry)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        mdit = version("markdown-it-py")
-    except PackageNotFoundError:  # pragma: no cover - it is a dependency
-        mdit = "?"
-    return version_key(SCANNER_VERSION, mdit,
+    return version_key(SCANNER_VERSION, distribution_version("markdown-it-py"),
                        source_digest(Path(__file__).resolve().parents[2]))
 
 
