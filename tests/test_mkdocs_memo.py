@@ -73,6 +73,30 @@ def test_a_pin_move_replays_the_unchanged_pages_and_builds_what_a_fresh_build_bu
     assert (tmp_path / "moved" / "diffusion" / "img" / "fig.png").is_file()
 
 
+def test_a_warm_build_that_changes_nothing_writes_no_cache_file(
+        tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    # the scan cache file is rewritten (and authenticated again) only when an entry changed:
+    # a warm build of an unchanged section reads it and leaves it as it is
+    monkeypatch.setenv("MILES_DOCS_STATE", str(tmp_path / "state"))
+    upstream = tmp_path / "upstream"
+    host = make_host("mkdocs", tmp_path / "host", upstream.as_uri(),
+                     make_repo(upstream, _pages()))
+    _build(host.config, monkeypatch, caplog, tmp_path / "first")
+    _build(host.config, monkeypatch, caplog, tmp_path / "warm")  # drops the unused scans
+
+    def files() -> dict[str, tuple[int, int]]:
+        return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns)
+                for p in cache_dir.rglob("*.json")}
+
+    before = files()
+    assert before
+    assert _build(host.config, monkeypatch, caplog, tmp_path / "again") == [
+        f"miles-docs: {PAGES + 2} of {PAGES + 2} page(s) {MEMO}: not transformed again"]
+    assert files() == before
+    assert _html(tmp_path / "again") == _html(tmp_path / "first")
+
+
 def test_a_slug_function_of_the_host_turns_it_off(tmp_path: Path, cache_dir: Path,
                                                   monkeypatch: pytest.MonkeyPatch,
                                                   caplog: pytest.LogCaptureFixture) -> None:

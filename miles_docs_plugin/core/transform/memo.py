@@ -220,7 +220,8 @@ class TransformMemo:
             if key not in anchors:
                 kept = previous.get(key) if i in records and isinstance(previous, dict) else None
                 anchors[key] = kept if isinstance(kept, str) else anchors_digest(ctx, section, page)
-        self.store.put("r", self.build_key, anchors)
+        if anchors != previous:  # as in the last build: the cache file is not written again
+            self.store.put("r", self.build_key, anchors)
         if records:
             ctx.progress(f"{len(records)} of {len(pages)} page(s) transform as in the last "
                          "build: not transformed again")
