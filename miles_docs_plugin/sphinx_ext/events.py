@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from sphinx.config import Config
 from sphinx.domains import Domain
 
 from ..core.files import copy_if_changed
+from ..core.patterns import lazy_re
 from ..core.section.banner import BANNER_CSS, insert_banner_html
 from ..core.section.sandbox import safe_title, tagless
 from ..core.urls import web_link
@@ -60,7 +60,8 @@ def on_doctree_read_placement(app: Sphinx, doctree: nodes.document) -> None:
             tc["includefiles"].append(index_doc)
 
 
-RAW_ID_RE = re.compile(r"""<[A-Za-z][\w-]*\s[^>]*?\bid\s*=\s*["']([^"'<>]+)["']""")
+RAW_ID_RE = lazy_re(  # only for pages with raw HTML
+    r"""<[A-Za-z][\w-]*\s[^>]*?\bid\s*=\s*["']([^"'<>]+)["']""")
 #: Prefix of the std-domain label names that record raw HTML ids of injected pages.
 RAW_ID_LABEL = "miles-docs-raw-id"
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,6 +38,7 @@ from docutils.parsers.rst import Directive, directives, roles
 from myst_parser.parsers.sphinx_ import MystParser
 from sphinx.util import logging
 
+from ..core.patterns import lazy_re
 from ..core.section.sanitize import sanitize_html, unsafe_url
 
 if TYPE_CHECKING:
@@ -73,7 +73,8 @@ ALLOWED_ROLES = frozenset({
     "superscript", "title-reference", "title", "t", "acronym", "ref", "doc", "term", "numref",
     "any", "envvar", "option", "keyword", "pep", "rfc", "octicon", "fa", "fab", "fas", "far",
 })
-_DESIGN_ROLE_RE = re.compile(r"^bdg(?:-[a-z]+){0,2}$")
+_DESIGN_ROLE_RE = lazy_re(  # only for a role outside the allow-list
+    r"^bdg(?:-[a-z]+){0,2}$")
 
 
 class SandboxInfo:

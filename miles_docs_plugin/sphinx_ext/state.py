@@ -4,49 +4,70 @@ environment, since every build works it out again."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
 from ..core.config import Config
+from ..core.records import Record
 
 
-@dataclass
-class PageInfo:
+class PageInfo(Record):
     """What the extension keeps per injected page for the later events."""
+
+    __slots__ = _fields = ("title", "provenance", "description", "banner_html", "pin_links")
     title: str | None
     provenance: dict[str, Any]
     description: str | None
-    banner_html: str | None = None
-    pin_links: bool = False  #: the page has repository links to fill in at write time
+    banner_html: str | None
+    pin_links: bool  #: the page has repository links to fill in at write time
+
+    def __init__(self, title: str | None, provenance: dict[str, Any], description: str | None,
+                 banner_html: str | None = None, pin_links: bool = False) -> None:
+        self.title = title
+        self.provenance = provenance
+        self.description = description
+        self.banner_html = banner_html
+        self.pin_links = pin_links
 
 
-@dataclass
-class State:
+class State(Record):
     """What the later events need, kept on the environment for the forked readers."""
 
-    pages: dict[str, PageInfo] = field(default_factory=dict)  #: by docname
-    roots: list[tuple[str, str, str]] = field(default_factory=list)  #: (title, index, placement)
-    html_assets: list[tuple[str, str]] = field(default_factory=list)  #: (src abs, dest rel)
-    written: list[str] = field(default_factory=list)
+    __slots__ = _fields = ("pages", "roots", "html_assets", "written", "permalinks", "pins",
+                           "orphans", "restamp", "rewrite")
+    pages: dict[str, PageInfo]  #: by docname
+    roots: list[tuple[str, str, str]]  #: (title, index, placement)
+    html_assets: list[tuple[str, str]]  #: (src abs, dest rel)
+    written: list[str]
     #: per source: (web_url, commit or ref) for permalinks resolved at write time
-    permalinks: dict[str, tuple[str | None, str]] = field(default_factory=dict)
-    pins: dict[str, str | None] = field(default_factory=dict)
+    permalinks: dict[str, tuple[str | None, str]]
+    pins: dict[str, str | None]
     #: injected pages the section's nav does not list (no toctree holds them)
-    orphans: set[str] = field(default_factory=set)
+    orphans: set[str]
     #: per source whose pin moved: the pin the pages in the output folder name (see restamp)
-    restamp: dict[str, str] = field(default_factory=dict)
+    restamp: dict[str, str]
     #: pages whose own text names that old pin: Sphinx writes them again, they are not restamped
-    rewrite: set[str] = field(default_factory=set)
+    rewrite: set[str]
+
+    def __init__(self) -> None:
+        self.pages = {}
+        self.roots = []
+        self.html_assets = []
+        self.written = []
+        self.permalinks = {}
+        self.pins = {}
+        self.orphans = set()
+        self.restamp = {}
+        self.rewrite = set()
 
     # Every build makes a new one in builder-inited: pickled into Sphinx's environment.pickle,
     # it would only make every build read and write ~0.8 MB more (1,000 pages) for nothing.
-    def __getstate__(self) -> dict[str, Any]:
+    def __getstate__(self) -> dict[str, Any]:  # type: ignore[override]
         return {}
 
-    def __setstate__(self, _data: dict[str, Any]) -> None:
+    def __setstate__(self, _data: dict[str, Any]) -> None:  # type: ignore[override]
         self.__init__()  # type: ignore[misc]
 
 
