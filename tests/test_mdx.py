@@ -208,3 +208,18 @@ def test_line_patterns_find_what_the_single_patterns_found(text: str) -> None:
         assert isinstance(line_pattern, components.LinePattern)  # searched the fast way
         fast = line_pattern.search(text) is not None
         assert fast is (re.search(pattern, text) is not None), (name, text)
+
+
+def test_h1_lines_are_the_ones_the_pattern_matched() -> None:
+    # every line of an MDX page is asked whether it is an ATX h1: by string operations, which
+    # must say what ``re.match(r"^[ \t]*#(?:[ \t]|$)", line)`` said
+    import itertools
+    import re
+
+    from miles_docs_plugin.builtin.components import _is_h1
+
+    pieces = ["#", " ", "\t", "a", "\n", "\r", "##", "\u3000"]
+    for size in range(5):
+        for combo in itertools.product(pieces, repeat=size):
+            line = "".join(combo)
+            assert _is_h1(line) is bool(re.match(r"^[ \t]*#(?:[ \t]|$)", line)), repr(line)

@@ -149,6 +149,13 @@ def _heading_text(title: str) -> str:
     return re.sub(r"([\\`*_\[\]<>#])", r"\\\1", " ".join(title.split()))
 
 
+def _is_h1(line: str) -> bool:
+    """``re.match(r"^[ \\t]*#(?:[ \\t]|$)", line)``, without a pattern (asked of every line of
+    an MDX page)."""
+    rest = line.lstrip(" \t")
+    return rest[:1] == "#" and (rest[1:2] in ("", " ", "\t") or rest[1:] == "\n")
+
+
 def _is_block_name(name: str) -> bool:
     return name[:1].isupper() or name in BLOCK_HTML
 
@@ -609,8 +616,7 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
     if mdx:
         found_fences = fences(lines)
         fence_infos = [(f.start, f.info) for f in found_fences]
-        has_h1 = any(re.match(r"^[ \t]*#(?:[ \t]|$)", line) for i, line in enumerate(lines)
-                     if i not in code)
+        has_h1 = any(_is_h1(line) for i, line in enumerate(lines) if i not in code)
         last = found_fences[-1] if found_fences else None
         if last is not None and not last.closed and not native:
             # CommonMark (and MDX) close a fence at the end of the page; Python-Markdown would
