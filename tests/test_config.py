@@ -116,3 +116,41 @@ def test_repository_url_forms() -> None:
     local = parse_repo_url("../upstream.git", base_dir=BASE)
     assert local.fetch_url == "file:///srv/upstream.git" and local.is_local
     assert mask("https://a:b@h/x and ssh://u@h") == "https://***@h/x and ssh://***@h"
+
+
+@pytest.mark.skipif(not getattr(__import__("yaml"), "__with_libyaml__", False),
+                    reason="PyYAML without libyaml")
+def test_the_config_and_the_lock_are_read_with_libyaml_and_errors_said_as_before(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # every build reads both files: libyaml's loaders read them about six times faster; a
+    # broken file is read again by the Python loaders, whose messages the errors quote
+    import yaml
+
+    from miles_docs_plugin.core import config
+
+    loaders: list[type] = []
+    real = yaml.load
+
+    def spy(stream: str, Loader: type) -> object:
+        loaders.append(Loader)
+        return real(stream, Loader=Loader)
+
+    monkeypatch.setattr(yaml, "load", spy)
+    path = tmp_path / "x.yml"
+    path.write_text("sources:\n  - name: a\n    commit: 0123\n    n: 0o17\n    on: yes\n")
+    for strings, python in ((False, config._StrictSafeLoader),
+                            (True, config._StrictBaseLoader)):
+        loaders.clear()
+        assert config.load_yaml_file(path, "config", strings=strings) == real(
+            path.read_text(), Loader=python)
+        assert len(loaders) == 1 and issubclass(loaders[0], (yaml.CSafeLoader, yaml.CBaseLoader))
+    for text in ("a: 1\na: 2\n", "a: 1\n b: : 2\n", "a: [1\n", "\tb: 1\n"):
+        path.write_text(text)
+        with pytest.raises(ConfigError) as fast:
+            config.load_yaml_file(path, "config")
+        monkeypatch.setattr(config, "_FastSafeLoader", config._StrictSafeLoader)
+        with pytest.raises(ConfigError) as slow:
+            config.load_yaml_file(path, "config")
+        monkeypatch.undo()
+        monkeypatch.setattr(yaml, "load", spy)
+        assert str(fast.value) == str(slow.value)
