@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -193,6 +194,83 @@ def test_the_entry_point_scan_is_read_once_per_path(tmp_path: Path,
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent / "plugins"))
     names = {name for name, _ in make_plugin_manager().pm.list_name_plugin()}
     assert "example-stamp" in names
+
+
+def _install(folder: Path, name: str, entry: str | None) -> Path:
+    """A distribution's metadata folder in ``folder`` (what pip writes), with a plugin."""
+    info = folder / f"{name}-1.0.dist-info"
+    write(info / "METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    if entry:
+        write(info / "entry_points.txt", f"[miles_docs]\n{entry} = example_plugin\n")
+    return info
+
+
+def _touch(path: Path, later_ns: int = 10**9) -> None:
+    """Move the modification time on (file systems count time in ticks of a few ms)."""
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + later_ns))
+
+
+def test_the_next_process_reads_the_kept_entry_points_until_something_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a process reads the group from every distribution once, and keeps what it found in the
+    # state folder; the next process reads that file instead of 130 distributions' metadata
+    import importlib.metadata
+
+    site_dir = tmp_path / "site"
+    plugin = _install(site_dir, "example-a", "example-a")
+    host = tmp_path / "host"  # `python -m mkdocs` puts the host's folder first on sys.path
+    host.mkdir()
+    path = (str(host), str(site_dir), *sys.path)
+    first = group_entry_points(path)
+    assert [ep.name for ep in first][:1] == ["example-a"]
+    assert (tmp_path / "state" / "entry-points.json").is_file()  # MILES_DOCS_STATE (conftest)
+
+    scans: list[object] = []
+    real = importlib.metadata.distributions
+
+    def counting(**kwargs: Any) -> Any:
+        scans.append(kwargs)
+        return real(**kwargs)
+
+    monkeypatch.setattr(importlib.metadata, "distributions", counting)
+    group_entry_points.cache_clear()  # as a new process
+    assert group_entry_points(path) == first
+    assert scans == []
+    # a build writes its site in the host's folder: a folder without distributions is not read
+    (host / "site").mkdir()
+    _touch(host)
+    group_entry_points.cache_clear()
+    assert group_entry_points(path) == first
+    assert scans == []
+
+    # a distribution installed (its folder is new: the folder of sys.path changed)
+    _install(site_dir, "example-b", "example-b")
+    _touch(site_dir)
+    group_entry_points.cache_clear()
+    assert "example-b" in [ep.name for ep in group_entry_points(path)]
+    assert len(scans) == 1
+
+    # a plugin's entry points edited in place
+    write(plugin / "entry_points.txt", "[miles_docs]\nexample-c = example_plugin\n")
+    _touch(plugin / "entry_points.txt")
+    group_entry_points.cache_clear()
+    names = [ep.name for ep in group_entry_points(path)]
+    assert "example-c" in names and "example-a" not in names
+    assert len(scans) == 2
+    group_entry_points.cache_clear()
+    assert [ep.name for ep in group_entry_points(path)] == names
+    assert len(scans) == 2
+
+    # a CI runner does not keep its user folders: nothing is written that no build reads
+    monkeypatch.delenv("MILES_DOCS_STATE")
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    group_entry_points.cache_clear()
+    assert [ep.name for ep in group_entry_points(path)] == names
+    assert len(scans) == 3
+    assert not (tmp_path / "xdg-state").exists() and not (tmp_path / "home").exists()
 
 
 def site(tmp_path: Path) -> Path:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata
+import json
 import os
 import sys
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -108,17 +110,123 @@ def group_entry_points(path: tuple[str, ...]) -> tuple[importlib.metadata.EntryP
     """The plugin group's entry points of the distributions on ``path`` (``sys.path``).
 
     Reading every installed distribution's metadata costs a few milliseconds; a process that
-    makes several managers (``mkdocs serve`` rebuilds, the CLI) reads it once per ``sys.path``.
-    Distributions in the order pluggy's ``load_setuptools_entrypoints`` takes them (the
-    listing of the folders is the one ``importlib.metadata`` keeps per process); only the
-    files that name the group are decoded and parsed.
+    makes several managers (``mkdocs serve`` rebuilds, the CLI) reads it once per ``sys.path``,
+    and what it found is kept for the next process in the state folder
+    (:func:`_kept_entry_points`) until a folder of ``path`` or a plugin's
+    ``entry_points.txt`` changes. Distributions in the order pluggy's
+    ``load_setuptools_entrypoints`` takes them; only the files that name the group are parsed.
     """
+    kept = _kept_entry_points(path)
+    if kept is not None:
+        return kept
+    stamps = _path_stamps(path)  # before the scan: a change during it is seen by the next process
     found: list[importlib.metadata.EntryPoint] = []
+    files: list[str] | None = []  # the entry_points.txt of each plugin, when on disk
     for dist in importlib.metadata.distributions(path=list(path)):
         text = _entry_points_text(dist)
         if text is not None and PROJECT in text:
             found.extend(ep for ep in dist.entry_points if ep.group == PROJECT)
+            folder = getattr(dist, "_path", None)
+            if files is not None and isinstance(folder, Path):
+                files.append(os.path.join(folder, "entry_points.txt"))  # noqa: PTH118
+            else:
+                files = None  # a zip archive's, or another finder's: not kept
+    if files is not None:
+        _keep_entry_points(path, stamps, files, found)
     return tuple(found)
+
+
+#: The file in the state folder that keeps the group's entry points between processes.
+ENTRY_POINTS_FILE = "entry-points.json"
+
+
+def _kept_file() -> str | None:
+    """Where the entry points are kept: the state folder (``MILES_DOCS_STATE``, else the
+    user's), as the scan cache's key; nowhere on CI unless ``MILES_DOCS_STATE`` is set (a
+    runner does not keep the folder: nothing is written that no build reads)."""
+    folder = os.environ.get("MILES_DOCS_STATE")
+    if not folder:
+        from .config import on_ci
+
+        if on_ci(os.environ):
+            return None
+        import platformdirs
+
+        folder = platformdirs.user_state_dir("miles-docs", appauthor=False)
+    return os.path.join(os.path.expanduser(folder), ENTRY_POINTS_FILE)  # noqa: PTH118
+
+
+def _stamps(names: Iterable[str]) -> list[int | None]:
+    """The modification time of each file (None: missing)."""
+    out: list[int | None] = []
+    for name in names:
+        try:
+            out.append(os.stat(name).st_mtime_ns)  # noqa: PTH116 (no pathlib)
+        except OSError:
+            out.append(None)
+    return out
+
+
+def _path_stamps(path: Iterable[str]) -> list[int | None]:
+    """What says whether the distributions of each folder of ``path`` may have changed: the
+    folder's modification time when it holds metadata folders (``*.dist-info``,
+    ``*.egg-info``: installing, upgrading or removing a distribution adds or removes one),
+    0 when it holds none (the host's folder on ``sys.path``, whose time every build moves),
+    a zip archive's time, None when it is missing."""
+    out: list[int | None] = []
+    for entry in path:
+        try:
+            names = os.listdir(entry or ".")  # noqa: PTH208 (names: no pathlib)
+        except OSError:
+            out.extend(_stamps([entry]))
+            continue
+        meta = any(n.lower().endswith((".dist-info", ".egg-info")) for n in names)
+        out.append(_stamps([entry or "."])[0] if meta else 0)
+    return out
+
+
+def _kept_entry_points(path: tuple[str, ...]) -> tuple[importlib.metadata.EntryPoint, ...] | None:
+    """The entry points the last scan of ``path`` found, if nothing it read has changed since:
+    no folder of ``path`` (a distribution installed, upgraded or removed changes its folder)
+    and no ``entry_points.txt`` of a plugin (:func:`_path_stamps`). (A development install
+    that adds the group to an existing ``.egg-info`` folder in place, as ``setup.py develop``
+    does, is seen once that folder's parent changes.)"""
+    where = _kept_file()
+    if where is None:
+        return None
+    try:
+        with open(where, "rb") as fh:
+            data = json.loads(fh.read())
+        if data["format"] != 1 or data["path"] != list(path) or \
+                data["stamps"] != _path_stamps(path) or \
+                data["file_stamps"] != _stamps(data["files"]):
+            return None
+        return tuple(importlib.metadata.EntryPoint(str(name), str(value), PROJECT)
+                     for name, value in data["entry_points"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _keep_entry_points(path: tuple[str, ...], stamps: list[int | None], files: list[str],
+                       found: list[importlib.metadata.EntryPoint]) -> None:
+    where = _kept_file()
+    if where is None:
+        return
+    data = {"format": 1, "path": list(path), "stamps": stamps, "files": files,
+            "file_stamps": _stamps(files), "entry_points": [[ep.name, ep.value] for ep in found]}
+    try:
+        folder = Path(where).parent
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".entry-points.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(data, fh)
+            os.replace(tmp, where)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError:
+        pass  # not kept: the next process scans again
 
 
 def _entry_points_text(dist: importlib.metadata.Distribution) -> str | None:
