@@ -80,8 +80,11 @@ def test_a_warm_build_that_changes_nothing_writes_no_cache_file(
     # a warm build of an unchanged section reads it and leaves it as it is
     monkeypatch.setenv("MILES_DOCS_STATE", str(tmp_path / "state"))
     upstream = tmp_path / "upstream"
-    host = make_host("mkdocs", tmp_path / "host", upstream.as_uri(),
-                     make_repo(upstream, _pages()))
+    pages = _pages()
+    # a title only in front matter, and a line like a heading in a fence: its title heading
+    # is decided from the page's scan, and the scan with the heading is kept for the links
+    pages["docs/titled.md"] = "---\ntitle: Titled\n---\n\nText.\n\n```bash\n# a comment\n```\n"
+    host = make_host("mkdocs", tmp_path / "host", upstream.as_uri(), make_repo(upstream, pages))
     _build(host.config, monkeypatch, caplog, tmp_path / "first")
     _build(host.config, monkeypatch, caplog, tmp_path / "warm")  # drops the unused scans
 
@@ -92,7 +95,7 @@ def test_a_warm_build_that_changes_nothing_writes_no_cache_file(
     before = files()
     assert before
     assert _build(host.config, monkeypatch, caplog, tmp_path / "again") == [
-        f"miles-docs: {PAGES + 2} of {PAGES + 2} page(s) {MEMO}: not transformed again"]
+        f"miles-docs: {PAGES + 3} of {PAGES + 3} page(s) {MEMO}: not transformed again"]
     assert files() == before
     assert _html(tmp_path / "again") == _html(tmp_path / "first")
 

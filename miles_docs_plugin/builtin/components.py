@@ -663,8 +663,9 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
         if scanned is not None and not changed and ctx.scans is not None:
             from ..core.transform.markdown import with_heading
 
+            derived = scanned
             ctx.scans.remember(heading + newline + body, offset - 1,
-                               with_heading(heading, newline, scanned, offset))
+                               lambda: with_heading(heading, newline, derived, offset))
         lines.insert(0, heading)
         page.line_delta += 1
         # scan lines are body_line - line_delta + 1-based index: the new line is index 0

@@ -160,14 +160,12 @@ class ScanCache:
         return self._get("s" + _digest(f"{line_offset}\0{body}"),
                          lambda: scanner(body, line_offset=line_offset), _load_scan, _dump_scan)
 
-    def remember(self, body: str, line_offset: int, result: ScanResult) -> None:
-        """Keep ``result`` as the scan of ``body`` (one derived from another scan: see
-        :func:`~.markdown.with_heading`), unless the cache has one already."""
-        key = "s" + _digest(f"{line_offset}\0{body}")
-        if key not in self.decoded and key not in self.raw:
-            self.decoded[key] = result
-            self.fresh[key] = _dump_scan
-            self.dirty = True
+    def remember(self, body: str, line_offset: int, result: Callable[[], ScanResult]) -> None:
+        """Keep ``result()`` as the scan of ``body`` (one derived from another scan: see
+        :func:`~.markdown.with_heading`), unless the cache has one already: then that one is
+        kept for the next build and ``result`` is not called (deriving it scans part of the
+        page, which a warm build otherwise never does)."""
+        self._get("s" + _digest(f"{line_offset}\0{body}"), result, _load_scan, _dump_scan)
 
     def cached(self, kind: str, text: str, compute: Callable[[], T],
                dump: Callable[[T], Any], load: Callable[[Any], T]) -> T:
