@@ -222,9 +222,14 @@ def test_the_next_process_reads_the_kept_entry_points_until_something_changes(
     host = tmp_path / "host"  # `python -m mkdocs` puts the host's folder first on sys.path
     host.mkdir()
     path = (str(host), str(site_dir), *sys.path)
+    kept = tmp_path / "state" / "entry-points.json"  # MILES_DOCS_STATE (conftest)
     first = group_entry_points(path)
+    assert not kept.parent.exists()  # no state folder yet (`cache: false`): nothing written
+    (tmp_path / "state").mkdir()  # a build that keeps its scan cache made it
+    group_entry_points.cache_clear()
+    assert group_entry_points(path) == first
     assert [ep.name for ep in first][:1] == ["example-a"]
-    assert (tmp_path / "state" / "entry-points.json").is_file()  # MILES_DOCS_STATE (conftest)
+    assert kept.is_file()
 
     scans: list[object] = []
     real = importlib.metadata.distributions

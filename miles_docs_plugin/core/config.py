@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from .env import env_flag
+from .env import env_flag, on_ci
 from .errors import ConfigError
 from .patterns import lazy_re
 from .plugins import BUILTIN_NAMES, make_plugin_manager
@@ -478,11 +478,6 @@ def _check_disable(names: list[str], config_file: Path | None) -> tuple[str, ...
                 hint=(f"did you mean {close[0]!r}? " if close else "")
                 + f"built-in plugins: {', '.join(BUILTIN_NAMES)}")
     return tuple(dict.fromkeys(names))
-
-
-def on_ci(env: Mapping[str, str]) -> bool:
-    """Is this a CI job? GitHub Actions, GitLab CI and most others set ``CI`` (``true``)."""
-    return env.get("CI", "").strip().lower() not in ("", "0", "false", "no", "off")
 
 
 def parse_config(data: Any, *, base_dir: Path, config_file: Path | None = None,

@@ -28,6 +28,11 @@ def env_flag(name: str, env: Mapping[str, str] | None = None) -> bool:
                       hint=f"set {name}=1 to turn it on, or unset it")
 
 
+def on_ci(env: Mapping[str, str]) -> bool:
+    """Is this a CI job? GitHub Actions, GitLab CI and most others set ``CI`` (``true``)."""
+    return env.get("CI", "").strip().lower() not in _FALSE
+
+
 def env_seconds(name: str, default: float, env: Mapping[str, str] | None = None) -> float:
     """A duration: seconds (``600``), or with a unit (``90s``, ``10m``, ``1h``)."""
     raw = (os.environ if env is None else env).get(name, "").strip()

@@ -20,6 +20,7 @@ import pluggy
 
 from .. import hookspecs
 from ..hookspecs import PROJECT
+from .env import on_ci
 
 if TYPE_CHECKING:
     from .config import ConfigKeys, SourceConfig
@@ -142,12 +143,11 @@ ENTRY_POINTS_FILE = "entry-points.json"
 
 def _kept_file() -> str | None:
     """Where the entry points are kept: the state folder (``MILES_DOCS_STATE``, else the
-    user's), as the scan cache's key; nowhere on CI unless ``MILES_DOCS_STATE`` is set (a
-    runner does not keep the folder: nothing is written that no build reads)."""
+    user's), as the scan cache's key, once it exists (this never creates it: with ``cache:
+    false``, or on a new machine, nothing is written); nowhere on CI unless
+    ``MILES_DOCS_STATE`` is set (a runner does not keep the folder)."""
     folder = os.environ.get("MILES_DOCS_STATE")
     if not folder:
-        from .config import on_ci
-
         if on_ci(os.environ):
             return None
         import platformdirs
@@ -214,9 +214,10 @@ def _keep_entry_points(path: tuple[str, ...], stamps: list[int | None], files: l
         return
     data = {"format": 1, "path": list(path), "stamps": stamps, "files": files,
             "file_stamps": _stamps(files), "entry_points": [[ep.name, ep.value] for ep in found]}
+    folder = Path(where).parent
+    if not folder.is_dir():
+        return  # a folder some build chose to keep (the scan cache's key is there) only
     try:
-        folder = Path(where).parent
-        folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".entry-points.", suffix=".tmp")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
