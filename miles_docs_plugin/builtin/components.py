@@ -584,18 +584,23 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
     section = ctx.sections[page.source]
     changed = False
     code = structure.code
+    found_fences = None  # the fences of `lines` as they are now (MDX pages), once found
     if mdx:
         # MDX has no indented code and no HTML blocks: only fences are code
-        code = code_lines(fences(lines))
+        found_fences = fences(lines)
+        code = code_lines(found_fences)
         if mdx_syntax:
             before = list(lines)
             imports = strip_module_syntax(lines, code)
             changed = lines != before
+            if changed:
+                found_fences = None
             from .snippets import inline_snippets
 
             if inline_snippets(lines, code, imports, page, section, ctx):
                 changed = True
-                code = code_lines(fences(lines))
+                found_fences = fences(lines)
+                code = code_lines(found_fences)
                 has_components = HAS_COMPONENT_RE.search(newline.join(lines)) is not None
 
     if dialect:
@@ -604,17 +609,20 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
 
         converted, notes = to_components(lines, code, blocks="admonition" not in features,
                                          autodoc="mkdocstrings" not in features)
+        found_fences = None  # found again below, from the lines as converted
         for line, message in notes:
             ctx.report(section, page.path, line + 1 + page.body_line, "dialect", message)
         if converted:
             changed = True
             has_components = has_components or "admonition" not in features
             if mdx:
-                code = code_lines(fences(lines))
+                found_fences = fences(lines)
+                code = code_lines(found_fences)
     fence_infos = structure.fences
     has_h1 = structure.has_h1
     if mdx:
-        found_fences = fences(lines)
+        if found_fences is None:
+            found_fences = fences(lines)
         fence_infos = [(f.start, f.info) for f in found_fences]
         has_h1 = any(_is_h1(line) for i, line in enumerate(lines) if i not in code)
         last = found_fences[-1] if found_fences else None
