@@ -167,22 +167,35 @@ def _stamps(names: Iterable[str]) -> list[int | None]:
     return out
 
 
-def _path_stamps(path: Iterable[str]) -> list[int | None]:
-    """What says whether the distributions of each folder of ``path`` may have changed: the
-    folder's modification time when it holds metadata folders (``*.dist-info``,
-    ``*.egg-info``: installing, upgrading or removing a distribution adds or removes one),
-    0 when it holds none (the host's folder on ``sys.path``, whose time every build moves),
-    a zip archive's time, None when it is missing."""
-    out: list[int | None] = []
-    for entry in path:
-        try:
-            names = os.listdir(entry or ".")  # noqa: PTH208 (names: no pathlib)
-        except OSError:
-            out.extend(_stamps([entry]))
-            continue
-        meta = any(n.lower().endswith((".dist-info", ".egg-info")) for n in names)
-        out.append(_stamps([entry or "."])[0] if meta else 0)
-    return out
+def _has_metadata(folder: str) -> bool | None:
+    """Does ``folder`` hold metadata folders (``*.dist-info``, ``*.egg-info``)? None when it
+    is no folder (a zip archive, or missing)."""
+    try:
+        names = os.listdir(folder or ".")  # noqa: PTH208 (names: no pathlib)
+    except OSError:
+        return None
+    return any(n.lower().endswith((".dist-info", ".egg-info")) for n in names)
+
+
+def _path_stamps(path: Iterable[str]) -> list[list[Any]]:
+    """Per folder of ``path``: its modification time, and whether it holds metadata
+    folders (installing, upgrading or removing a distribution adds or removes one, and so
+    changes the time)."""
+    return [[time, _has_metadata(entry)]
+            for entry, time in zip(path, _stamps(e or "." for e in path), strict=True)]
+
+
+def _same_path(kept: list[list[Any]], path: tuple[str, ...]) -> bool:
+    """Are the distributions of every folder of ``path`` those of when ``kept`` was taken?
+    A folder whose time moved is looked into only when it held no metadata folders (the
+    host's folder on ``sys.path``, whose time every build moves): it still holds none."""
+    if len(kept) != len(path):
+        return False
+    for (time, meta), entry, now in zip(kept, path, _stamps(e or "." for e in path),
+                                        strict=True):
+        if now != time and (meta is not False or _has_metadata(entry) is not False):
+            return False
+    return True
 
 
 def _kept_entry_points(path: tuple[str, ...]) -> tuple[importlib.metadata.EntryPoint, ...] | None:
@@ -197,8 +210,8 @@ def _kept_entry_points(path: tuple[str, ...]) -> tuple[importlib.metadata.EntryP
     try:
         with open(where, "rb") as fh:
             data = json.loads(fh.read())
-        if data["format"] != 1 or data["path"] != list(path) or \
-                data["stamps"] != _path_stamps(path) or \
+        if data["format"] != 2 or data["path"] != list(path) or \
+                not _same_path(data["stamps"], path) or \
                 data["file_stamps"] != _stamps(data["files"]):
             return None
         return tuple(importlib.metadata.EntryPoint(str(name), str(value), PROJECT)
@@ -207,12 +220,12 @@ def _kept_entry_points(path: tuple[str, ...]) -> tuple[importlib.metadata.EntryP
         return None
 
 
-def _keep_entry_points(path: tuple[str, ...], stamps: list[int | None], files: list[str],
+def _keep_entry_points(path: tuple[str, ...], stamps: list[list[Any]], files: list[str],
                        found: list[importlib.metadata.EntryPoint]) -> None:
     where = _kept_file()
     if where is None:
         return
-    data = {"format": 1, "path": list(path), "stamps": stamps, "files": files,
+    data = {"format": 2, "path": list(path), "stamps": stamps, "files": files,
             "file_stamps": _stamps(files), "entry_points": [[ep.name, ep.value] for ep in found]}
     folder = Path(where).parent
     if not folder.is_dir():
