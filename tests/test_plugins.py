@@ -93,9 +93,18 @@ def test_builtins_are_read_by_their_hook_names_only(monkeypatch: pytest.MonkeyPa
         asked.append(name)
         return real(self, plugin, name)
 
+    specs: list[str] = []
+    real_spec = pluggy.PluginManager.parse_hookspec_opts
+
+    def spy_spec(self: pluggy.PluginManager, module: Any, name: str) -> Any:
+        specs.append(name)
+        return real_spec(self, module, name)
+
     monkeypatch.setattr(pluggy.PluginManager, "parse_hookimpl_opts", spy)
+    monkeypatch.setattr(pluggy.PluginManager, "parse_hookspec_opts", spy_spec)
     hooks = make_plugin_manager(entry_points=False)
     assert asked and all(name.startswith("mdp_") for name in asked), sorted(set(asked))
+    assert sorted(specs) == SPECS
     monkeypatch.undo()
     # and none is missed: the same implementations as pluggy's own reading of the modules
     plain = pluggy.PluginManager(hookspecs.PROJECT)

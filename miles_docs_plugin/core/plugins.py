@@ -258,7 +258,8 @@ def _entry_points_text(dist: importlib.metadata.Distribution) -> str | None:
 
 
 class _PluginManager(pluggy.PluginManager):
-    """pluggy's manager, with a shorter look at the built-in modules (``_builtins``).
+    """pluggy's manager, with a shorter look at the built-in modules (``_builtins``) and at
+    the specs (``hookspecs.py``).
 
     ``register`` asks :meth:`parse_hookimpl_opts` about every name of a plugin, and a module
     has dozens (its imports, constants, helpers), each looked up with
@@ -276,6 +277,11 @@ class _PluginManager(pluggy.PluginManager):
         if id(plugin) in self._builtins and not name.startswith(HOOK_PREFIX):
             return None
         return super().parse_hookimpl_opts(plugin, name)
+
+    def parse_hookspec_opts(self, module_or_class: Any, name: str) -> Any:
+        if module_or_class is hookspecs and not name.startswith(HOOK_PREFIX):
+            return None  # the specs module's imports and markers
+        return super().parse_hookspec_opts(module_or_class, name)
 
 
 def make_plugin_manager(extra: Iterable[Any] = (), *, entry_points: bool = True) -> Hooks:
