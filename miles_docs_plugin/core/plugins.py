@@ -229,7 +229,7 @@ def _keep_entry_points(path: tuple[str, ...], stamps: list[list[Any]], files: li
             "file_stamps": _stamps(files), "entry_points": [[ep.name, ep.value] for ep in found]}
     folder = Path(where).parent
     if not folder.is_dir():
-        return  # a folder some build chose to keep (the scan cache's key is there) only
+        return  # written only where a build that keeps its scan cache made the folder
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".entry-points.", suffix=".tmp")
         try:
