@@ -42,8 +42,8 @@ def source_digest(package: Path) -> str:
     """A digest of the name, size and modification time of every Python file of ``package``.
 
     Any edit of a file, and any file added, removed or renamed, changes it, as a new install
-    does (its files are written anew); it reads no file, so it costs a build a fraction of a
-    millisecond instead of the 3-5 ms of hashing the package's 0.9 MB of source.
+    does (its files are written anew); it reads no file, so it costs a build about 0.5 ms
+    instead of the 3-5 ms of hashing the package's 0.7 MB of source.
     """
     root = os.fspath(package)
     found: list[str] = []
