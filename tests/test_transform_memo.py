@@ -113,3 +113,40 @@ def test_a_third_party_transform_turns_it_off(tmp_path: Path, cache_dir: Path,
     run = host.build(env=env, strict=False)
     assert run.returncode == 0, run.output
     assert _skipped(run.output) is None, run.output
+
+
+def _prepared(output: str) -> tuple[int, int] | None:
+    m = re.search(r"(\d+) of (\d+) page\(s\) prepare as in the last build", output)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def test_pages_that_prepare_as_before_are_not_prepared_again(
+        tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Preparation changes pages (a title heading from the front matter, components taken
+    apart, problems reported); a page collected as before gets what it got last time."""
+    monkeypatch.setenv("MILES_DOCS_STATE", str(tmp_path / "state"))
+    upstream = tmp_path / "upstream"
+    files = {
+        "docs/index.md": "# Index\n\n[titled](titled.md#more) and [the note](note.md#inside).\n",
+        "docs/titled.md": "---\ntitle: Titled page\n---\n\nText.\n\n## More\n\nSee [it](#more).\n",
+        "docs/note.md": "# Note page\n\n<Note>\nSee [the index](index.md#index).\n</Note>\n\n"
+                        "<Widget>unknown</Widget>\n\n## Inside\n\nText.\n",
+        "docs/open.md": "# Open\n\n<Warning>\nnever closed\n\n[back](index.md)\n",
+        "docs/other.md": "# Other\n\nText.\n",
+    }
+    host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), make_repo(upstream, files))
+    first = host.build(strict=False)
+    assert first.returncode == 0, first.output
+    assert _prepared(first.output) is None
+    warned = _warnings(first.output)
+    assert any("Widget" in w for w in warned) and any("Warning" in w for w in warned), warned
+
+    _move(host, upstream, {"docs/other.md": "# Other\n\nText, changed.\n"})
+    run = host.build(strict=False)
+    assert run.returncode == 0, run.output
+    assert _prepared(run.output) == (4, 5), run.output
+    assert _skipped(run.output) == (4, 5), run.output
+    assert _warnings(run.output) == warned
+    _equals_fresh(host, tmp_path, "fresh")
+    page = (host.out / "diffusion" / "titled.html").read_text("utf-8")
+    assert "<h1>Titled page<" in page

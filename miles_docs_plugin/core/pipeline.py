@@ -157,16 +157,17 @@ def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
         add_placeholder(section)
     upstream_pages = [(section, page) for section in sections.values()
                       for page in section.pages.values() if not page.extra.get("generated")]
-    for _section, page in upstream_pages:
-        hooks.prepare_page(page, ctx)
     memo = None
     if ctx.scans is not None:  # only a kept, authenticated scan cache keeps its records
         from .transform.memo import TransformMemo
 
         memo = TransformMemo.open(ctx, sections)
-    if memo is not None:  # pages that provably transform as in the last build are not redone
+    if memo is not None:  # pages that provably prepare and transform as in the last build
+        memo.prepare(upstream_pages)  # are not prepared or transformed again
         memo.transform(upstream_pages)
     else:
+        for _section, page in upstream_pages:
+            hooks.prepare_page(page, ctx)
         for _section, page in upstream_pages:
             hooks.transform_page(page, ctx)
     timings["transform"] = time.perf_counter() - t1

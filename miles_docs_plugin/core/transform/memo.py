@@ -17,6 +17,13 @@ fingerprint are those it was recorded under, and every page whose text changed s
 build still has the anchors recorded then (else every page is transformed again). Output that
 names the pinned commit (a diagnostic "… at abc1234") is replayed only at that commit.
 
+Preparation (``mdp_prepare_page``) is skipped the same way: it is a function of the page as
+collected (its text, front matter, ``extra``) and of the build key taken before any page is
+prepared, so a page whose collected state and that key are those of a recorded preparation gets
+the recorded result (text, title, line counts, front matter, ``extra``, diagnostics). Its
+transform is then keyed by that collected state and the build key after preparation, which
+determine the prepared page, so the prepared text need not be hashed again.
+
 It is used only where it can be sure of this: every source is a pinned checkout (whose tree
 lists an id for every file), every implementation of the hooks a transform
 runs (prepare, transform, resolve_link, render_component) is a built-in, the provenance plugin
@@ -36,13 +43,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Diagnostic, Severity
 from ..model import Asset
+from .blocks import Block
 
 if TYPE_CHECKING:
     from ..context import BuildContext
     from ..model import Page, Section
     from .scancache import ScanCache
 
-FORMAT = "1"
+FORMAT = "2"
 #: The one transform that is never skipped (it names the pin: provenance, banner).
 ALWAYS = "miles_docs.provenance"
 #: Hooks a page's transform calls: a plugin other than the built-ins on any of them turns the
@@ -91,13 +99,46 @@ def plain(value: Any, depth: int = 0) -> Any:
     return [f"{kind.__module__}.{kind.__qualname__}", plain(fields, depth)]
 
 
+#: How a component block (``page.extra["components"]``, a :class:`Block`) is kept in a record.
+BLOCK = "\0block"
+
+
+def _encode(value: Any) -> Any:
+    """``json.dumps``' ``default``: a :class:`Block` as its fields; anything else is not JSON."""
+    if type(value) is Block:
+        return {BLOCK: [getattr(value, name) for name in Block._fields]}
+    raise TypeError(type(value).__qualname__)
+
+
+def _revive(value: Any) -> Any:
+    """JSON data of a record as the page had it: new lists and dicts (a replayed page shares
+    nothing with the record), blocks made again."""
+    if isinstance(value, list):
+        return [_revive(v) for v in value]
+    if isinstance(value, dict):
+        if len(value) == 1 and BLOCK in value:
+            return Block(*[_revive(v) for v in value[BLOCK]])
+        return {k: _revive(v) for k, v in value.items()}
+    return value
+
+
+def _json_extra(changed: dict[str, Any]) -> Any:
+    """``changed`` (keys of ``page.extra``) as JSON data that :func:`_revive` makes equal to
+    it again; raises TypeError or ValueError when there is none (a tuple, an object)."""
+    data = json.loads(json.dumps(changed, default=_encode))
+    if _revive(data) != changed:
+        raise ValueError("not JSON data")
+    return data
+
+
 def _digest(data: Any) -> str:
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha1(text.encode("utf-8", "surrogatepass"),
                         usedforsecurity=False).hexdigest()
 
 
-def _section_key(section: Section) -> Any:
+def _tree_key(section: Section) -> Any:
+    """What of a section no preparation or transform changes: its source and its tree."""
     tree = section.checkout.tree
     pages = {section.repo_path(p) for p in section.pages}
     entries = []
@@ -107,9 +148,15 @@ def _section_key(section: Section) -> Any:
         keep = not (kind == "tree" or (kind == "blob" and path in pages))
         entries.append([path, mode, oid if keep else ""])
     return [section.source.name, plain(section.source), section.mount, entries,
-            [[p, page.dest, page.title] for p, page in sorted(section.pages.items())],
+            section.checkout.local]
+
+
+def _state_key(section: Section) -> Any:
+    """What of a section a page's preparation or transform may change or read: its pages'
+    URLs and titles, aliases, superseded pages, snippets and assets so far."""
+    return [[[p, page.dest, page.title] for p, page in sorted(section.pages.items())],
             plain(section.aliases), plain(section.superseded), sorted(section.snippets),
-            sorted(section.assets), section.checkout.local]
+            sorted(section.assets)]
 
 
 def anchors_digest(ctx: BuildContext, section: Section, page: Page) -> str:
@@ -121,13 +168,19 @@ def anchors_digest(ctx: BuildContext, section: Section, page: Page) -> str:
 class TransformMemo:
     """The transform of one build's pages, replaying what provably did not change."""
 
-    def __init__(self, ctx: BuildContext, store: ScanCache, build_key: str,
+    def __init__(self, ctx: BuildContext, store: ScanCache, base_key: str,
                  memoized: Callable[..., Any], always: Callable[..., Any]) -> None:
         self.ctx = ctx
         self.store = store
-        self.build_key = build_key
+        #: the engine, config and every section's source and tree (the rest of the build key
+        #: is read when it is needed: preparing a page may change it)
+        self.base_key = base_key
+        self.build_key = ""  #: the build key of the transform (after preparation)
         self.memoized = memoized  #: the transform hook without the provenance plugin
         self.always = always  #: the provenance plugin's transform alone
+        #: per page (source, path): the fingerprint of the page as collected, under the build
+        #: key before preparation (None: it has none)
+        self.collected: dict[tuple[str, str], str | None] = {}
 
     @classmethod
     def open(cls, ctx: BuildContext, sections: dict[str, Section]) -> TransformMemo | None:
@@ -153,27 +206,132 @@ class TransformMemo:
         others = [impl.plugin for impl in impls[1:]]
         try:
             key = _digest([FORMAT, engine_key, plain(ctx.config),
-                           [_section_key(s) for _, s in sorted(sections.items())]])
+                           [_tree_key(s) for _, s in sorted(sections.items())]])
+            state = [_state_key(s) for _, s in sorted(sections.items())]
         except Unkeyable:
             return None
-        return cls(ctx, store, key,
+        memo = cls(ctx, store, key,
                    pm.subset_hook_caller("mdp_transform_page", remove_plugins=[provenance]),
                    pm.subset_hook_caller("mdp_transform_page", remove_plugins=others))
+        memo.state_key = _digest(state)
+        return memo
+
+    state_key = ""  #: the part of the build key the sections' pages give, when it was opened
+
+    def _key(self) -> str:
+        """The build key now: the base key and the sections' pages, aliases, assets…"""
+        state = _digest([_state_key(s) for _, s in sorted(self.ctx.sections.items())])
+        return _digest([self.base_key, state])
+
+    @staticmethod
+    def _fingerprint(key: str, page: Page) -> str:
+        """The page's state (text, front matter, line counts, title, ``extra``) under ``key``;
+        raises :class:`Unkeyable`."""
+        head = json.dumps([key, page.source, page.path, page.dest, page.body_start,
+                           page.body_line, page.line_delta, page.title, plain(page.meta),
+                           plain(page.extra)], separators=(",", ":"), ensure_ascii=False)
+        digest = hashlib.sha1(head.encode("utf-8", "surrogatepass"), usedforsecurity=False)
+        digest.update(b"\0" + page.content.encode("utf-8", "surrogatepass"))
+        return digest.hexdigest()
+
+    def prepare(self, pages: list[tuple[Section, Page]]) -> None:
+        """Prepare every page, in order; a page whose collected state and build key are those
+        of a recorded preparation gets its recorded result instead."""
+        ctx = self.ctx
+        key = _digest([self.base_key, self.state_key])
+        replayed = 0
+        for section, page in pages:
+            try:
+                fingerprint: str | None = self._fingerprint(key, page)
+            except Unkeyable:
+                fingerprint = None
+            self.collected[(page.source, page.path)] = fingerprint
+            found = self.store.peek("p", fingerprint) if fingerprint is not None else None
+            if isinstance(found, dict) and found.get("pin") in (None, _pin(section)):
+                self._replay_prepared(section, page, found)
+                replayed += 1
+            else:
+                self._prepare(section, page, fingerprint)
+        if replayed:
+            ctx.progress(f"{replayed} of {len(pages)} page(s) prepare as in the last build: "
+                         "not prepared again")
+
+    def _prepare(self, section: Section, page: Page, fingerprint: str | None) -> None:
+        ctx = self.ctx
+        content, meta = page.content, None
+        try:
+            before = {k: plain(v) for k, v in page.extra.items()}
+            meta = plain(page.meta)
+        except Unkeyable:
+            fingerprint = None
+            before = {}
+        counts = {name: len(s.diagnostics) for name, s in ctx.sections.items()}
+        known = {name: set(s.assets) for name, s in ctx.sections.items()}
+        ctx.hooks.prepare_page(page, ctx)
+        if fingerprint is None:
+            return
+        diags = [d for name, s in ctx.sections.items() for d in s.diagnostics[counts[name]:]]
+        added = [(name, rel) for name, s in ctx.sections.items()
+                 for rel in s.assets if rel not in known[name]]
+        removed = [k for k in before if k not in page.extra]
+        try:
+            changed = {k: v for k, v in page.extra.items()
+                       if k not in before or plain(v) != before[k]}
+            extra = _json_extra(changed)
+            new_meta = None if plain(page.meta) == meta else json.loads(json.dumps(page.meta))
+        except (Unkeyable, TypeError, ValueError):
+            return  # not JSON data (a tuple, an object): not replayable as is
+        if new_meta is not None and new_meta != page.meta:
+            return
+        commit = _pin(section)
+        text = None if page.content == content else page.content
+        pinned = commit is not None and (
+            commit[:7] in (text or "") or commit[:7] in json.dumps([extra, new_meta])
+            or any(commit[:7] in d.message for d in diags))
+        self.store.put("p", fingerprint, {
+            "content": text, "body_start": page.body_start, "body_line": page.body_line,
+            "line_delta": page.line_delta, "title": page.title, "meta": new_meta,
+            "removed": removed, "extra": extra, "pin": commit if pinned else None,
+            "diagnostics": [[d.source, d.path, d.line, d.code, d.message, d.severity.value]
+                            for d in diags],
+            "assets": added})
+
+    def _replay_prepared(self, section: Section, page: Page, record: dict[str, Any]) -> None:
+        ctx = self.ctx
+        if record["content"] is not None:
+            page.content = record["content"]
+        page.body_start = record["body_start"]
+        page.body_line = record["body_line"]
+        page.line_delta = record["line_delta"]
+        page.title = record["title"]
+        if record["meta"] is not None:
+            page.meta = _revive(record["meta"])
+        for key in record["removed"]:
+            page.extra.pop(key, None)
+        page.extra.update(_revive(record["extra"]))
+        for source, path, line, code, message, severity in record["diagnostics"]:
+            ctx.sections[source].diagnostics.append(
+                Diagnostic(source, path, line, code, message, Severity(severity)))
+        for name, rel in record["assets"]:
+            where = ctx.sections[name]
+            if rel not in where.assets:
+                where.assets[rel] = _asset(where, rel)
 
     def transform(self, pages: list[tuple[Section, Page]]) -> None:
         ctx = self.ctx
+        self.build_key = self._key()
         records: dict[int, Any] = {}
         fingerprints: dict[int, str | None] = {}
         for i, (section, page) in enumerate(pages):
+            collected = self.collected.get((page.source, page.path))
             try:
-                head = json.dumps([self.build_key, page.source, page.path, page.dest,
-                                   page.body_start, page.body_line, page.line_delta, page.title,
-                                   plain(page.meta), plain(page.extra)],
-                                  separators=(",", ":"), ensure_ascii=False)
-                digest = hashlib.sha1(head.encode("utf-8", "surrogatepass"),
-                                      usedforsecurity=False)
-                digest.update(b"\0" + page.content.encode("utf-8", "surrogatepass"))
-                fingerprint = digest.hexdigest()
+                if collected is not None:
+                    # the collected page and the key before preparation determine the
+                    # prepared page: with the key after it, they key its transform
+                    fingerprint = hashlib.sha1(f"{self.build_key}\0{collected}".encode(),
+                                               usedforsecurity=False).hexdigest()
+                else:
+                    fingerprint = self._fingerprint(self.build_key, page)
             except Unkeyable:
                 fingerprints[i] = None
                 continue
@@ -246,10 +404,8 @@ class TransformMemo:
         try:
             changed = {k: v for k, v in page.extra.items()
                        if k not in before or plain(v) != before[k]}
-            extra = json.loads(json.dumps(changed))
+            extra = _json_extra(changed)
         except (Unkeyable, TypeError, ValueError):
-            return diags, added
-        if extra != changed:
             return diags, added  # not JSON data (a tuple, an object): not replayable as is
         commit = _pin(section)
         # the output names the pin (an engine that writes permalinks into the text, as MkDocs'
@@ -272,7 +428,7 @@ class TransformMemo:
         page.title = record["title"]
         for key in record["removed"]:
             page.extra.pop(key, None)
-        page.extra.update(record["extra"])
+        page.extra.update(_revive(record["extra"]))
         diags = [Diagnostic(source, path, line, code, message, Severity(severity))
                  for source, path, line, code, message, severity in record["diagnostics"]]
         return diags, [(name, rel) for name, rel in record["assets"]]
