@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support import V1, V2, git, lock_text, make_repo, write
@@ -204,6 +206,42 @@ def test_a_pin_move_fetches_and_writes_only_the_changed_files(
     for path in ("docs/p03.md", "docs/p07.md", "mkdocs.yml"):
         assert (new / path).stat().st_ino != (old / path).stat().st_ino, path
     assert "5 file(s) fetched, the rest reused from" in caplog.text, caplog.text
+
+
+#: Files opened while :data:`_RECORD` holds a list (an audit hook: added once, it stays).
+_RECORD: list[list[str]] = []
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if event == "open" and _RECORD and isinstance(args[0], (str, bytes, os.PathLike)):
+        _RECORD[-1].append(os.fsdecode(args[0]))
+
+
+def test_a_pin_move_reads_each_reused_page_once(tmp_path: Path, cache_dir: Path) -> None:
+    """A file the pin move reuses is hashed as it is put in place; the build publishes the
+    bytes that hashed instead of reading and hashing the file again (a page changed in the
+    cache before that is still fetched again, above)."""
+    upstream = tmp_path / "up"
+    pages = {f"docs/p{i:02}.md": f"# Page {i}\n\nText {i}.\n" for i in range(6)}
+    first = make_repo(upstream, {**pages, "docs/img/a.png": b"\x89PNG\0" + bytes(range(200))})
+    config_path = setup_host(tmp_path, upstream.as_uri(), first)
+    build(load_config(config_path), Engine())
+    second = make_repo(upstream, {"docs/p03.md": "# Page 3\n\nRevised.\n"}, "second")
+    write(tmp_path / "host" / "miles-docs.lock",
+          lock_text({"diffusion": (upstream.as_uri(), second)}))
+    if not _RECORD:
+        sys.addaudithook(_audit)
+    opened: list[str] = []
+    _RECORD.append(opened)
+    try:
+        section = build(load_config(config_path), Engine()).sections["diffusion"]
+    finally:
+        _RECORD.clear()
+    assert section.pages["p01.md"].text == "# Page 1\n\nText 1.\n"
+    assert section.pages["p03.md"].text == "# Page 3\n\nRevised.\n"
+    for name in ("p01.md", "p03.md", "img/a.png"):
+        reads = [p for p in opened if p.endswith(f"/docs/{name}")]
+        assert len(reads) == 1, (name, reads)
 
 
 def test_a_pin_move_of_the_real_docs_equals_a_fresh_checkout(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+import posixpath
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING
 from .. import hookimpl
 from ..core.config import ROOT_DOCS, docs_prefix, mkdocs_config_paths
 from ..core.errors import ContentError, FetchError
-from ..core.model import Checkout, EntryKind
+from ..core.model import PAGE_SUFFIXES, Checkout, EntryKind
 from ..core.source.cache import Cache, Manifest, tree_from_manifest
 
 if TYPE_CHECKING:
@@ -159,30 +160,57 @@ def _published(path: str, source: SourceConfig) -> bool:
     return path.startswith(prefix) or path in mkdocs_config_paths(source.docs_dir)
 
 
-def _reuse(old: Path, new: Path, mode: str, oid: str) -> bool:
+#: Verified files of a new checkout: repository path -> (blob id, the bytes that hashed to it,
+#: kept for pages only), for the build that fetched it (see ``Checkout.verified``).
+Verified = dict[str, tuple[str, "bytes | None"]]
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _is_page(path: str) -> bool:
+    return posixpath.splitext(path)[1].lower() in PAGE_SUFFIXES
+
+
+# The files of a pin move are handled as strings with os functions: a Path per file and call
+# was most of the time of reusing 1,000 unchanged files.
+def _parent(path: str, made: set[str]) -> None:
+    folder = path.rpartition("/")[0]
+    if folder not in made:
+        os.makedirs(folder, exist_ok=True)  # noqa: PTH103 - strings, see above
+        made.add(folder)
+
+
+def _reuse(old: str, new: str, mode: str, oid: str, made: set[str]) -> bytes | None:
     """Put the file ``old`` of an earlier checkout at ``new`` when it hashes to ``oid`` (a
-    hard link, or a copy where links are not possible); False when it does not (changed,
-    missing or tampered with: the caller fetches it)."""
+    hard link, or a copy where links are not possible), and return its bytes (a symlink's:
+    its target); None when it does not (changed, missing or tampered with: the caller fetches
+    it). The file is hashed as it stands at ``new``, after it was placed there."""
     from ..core.source.integrity import blob_id
 
     try:
         if mode == "120000":
             target = os.readlink(old)
             if blob_id(os.fsencode(target)) != oid:
-                return False
-            new.parent.mkdir(parents=True, exist_ok=True)
-            new.symlink_to(target)
-            return True
-        if old.is_symlink() or blob_id(old.read_bytes()) != oid:
-            return False
-        new.parent.mkdir(parents=True, exist_ok=True)
+                return None
+            _parent(new, made)
+            os.symlink(target, new)  # noqa: PTH211 - strings, see _parent
+            return os.fsencode(target)
+        _parent(new, made)
         try:
-            os.link(old, new)
+            os.link(old, new, follow_symlinks=False)
         except OSError:
-            shutil.copy2(old, new)
-        return True
+            shutil.copy2(old, new, follow_symlinks=False)
+        try:
+            fd = os.open(new, os.O_RDONLY | _NOFOLLOW)  # a symlink is refused (ELOOP)
+            with open(fd, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            data = None
+        if data is None or blob_id(data) != oid:
+            os.unlink(new)  # noqa: PTH108 - strings, see _parent
+            return None
+        return data
     except OSError:
-        return False
+        return None
 
 
 def _write_blob(dest: Path, mode: str, data: bytes) -> None:
@@ -196,55 +224,68 @@ def _write_blob(dest: Path, mode: str, data: bytes) -> None:
 
 
 def checkout_from(tmp: Path, source: SourceConfig, commit: str, base_files: Path,
-                  base: Manifest) -> Manifest:
+                  base: Manifest, verified: Verified | None = None) -> Manifest:
     """Fetch ``commit`` of ``source`` into ``tmp/files`` as a change from an earlier checkout
     (``base_files``, at ``base.commit``): only the new commit's trees and the blobs whose id
     changed come over the network, and only they are written; every other file is the earlier
     checkout's, reused only if it hashes to the new commit's blob id.
 
     The result is what :func:`checkout_into` leaves, checked the same way by every build:
-    the tree hashes to the pin, every file to its blob id.
+    the tree hashes to the pin, every file to its blob id. Every file this hashed (reused or
+    fetched) goes into ``verified``, so the build that fetched it need not hash it again.
     """
     from ..core.source.git import GitError, read_objects, run_git
     from ..core.source.integrity import blob_id
 
+    verified = {} if verified is None else verified
     repo = _start(tmp, source, commit)
     manifest = _read_commit(repo, source, commit)
     files = tmp / "files"
     need: dict[str, list[tuple[str, str]]] = {}  #: blob id -> (path, mode) to write it to
     beside = mkdocs_config_paths(source.docs_dir)
+    prefix = docs_prefix(source.docs_dir)
+    old_root, new_root = os.fspath(base_files), os.fspath(files)
+    made: set[str] = set()
     for path, (mode, oid) in manifest.objects.items():
         kind = manifest.tree.get(path)
-        if (not _published(path, source) or kind not in ("blob", "link")
-                or (path in beside and kind != "blob")):
-            if mode == "160000" and _published(path, source):
+        published = path.startswith(prefix) or path in beside
+        if not published or kind not in ("blob", "link") or (path in beside and kind != "blob"):
+            if mode == "160000" and published:
                 (files / path).mkdir(parents=True, exist_ok=True)  # as checkout leaves it
             continue
-        if base.objects.get(path) == (mode, oid) and _reuse(base_files / path, files / path,
-                                                          mode, oid):
-            continue
+        if base.objects.get(path) == (mode, oid):
+            data = _reuse(f"{old_root}/{path}", f"{new_root}/{path}", mode, oid, made)
+            if data is not None:
+                if mode != "120000":
+                    verified[path] = (oid, data if _is_page(path) else None)
+                continue
         need.setdefault(oid, []).append((path, mode))
     if len(need) > MAX_CHANGED_FILES:
         log.debug("miles-docs: %s: %d file(s) changed: checking out", _name(source, commit),
                   len(need))
+        verified.clear()  # git writes the files: the build hashes them
         return _checkout(repo, tmp, source, manifest)
     if need:
         try:
             # the blobs by id, as git's own partial-clone fetch asks for them
-            run_git(["-c", "fetch.negotiationAlgorithm=noop", "fetch", "--quiet", "--no-tags",
-                     "--no-write-fetch-head", "--recurse-submodules=no", "--filter=blob:none",
-                     "origin", *need], cwd=repo, what=f"fetching {_name(source, commit)}")
+            run_git(["-c", "fetch.negotiationAlgorithm=noop", "-c", "maintenance.auto=false",
+                     "fetch", "--quiet", "--no-tags", "--no-write-fetch-head",
+                     "--recurse-submodules=no", "--filter=blob:none", "origin", *need], cwd=repo,
+                    what=f"fetching {_name(source, commit)}")
         except GitError as exc:
             if exc.no_space:
                 raise
             log.debug("miles-docs: %s: no blobs by id (%s); checking out", source.url.display,
                       exc.message)
+            verified.clear()
             return _checkout(repo, tmp, source, manifest)
         for oid, (object_kind, data) in read_objects(repo, list(need)).items():
             if object_kind != "blob" or blob_id(data) != oid:
                 raise FetchError(f"{source.url.display} returned a wrong object for {oid}")
             for path, mode in need[oid]:
                 _write_blob(files / path, mode, data)
+                if mode != "120000":
+                    verified[path] = (oid, data if _is_page(path) else None)
     files.mkdir(exist_ok=True)
     shutil.rmtree(repo)
     log.debug("miles-docs: %s: %d file(s) fetched, the rest reused from %s",
@@ -252,13 +293,14 @@ def checkout_from(tmp: Path, source: SourceConfig, commit: str, base_files: Path
     return manifest
 
 
-def _fill(tmp: Path, source: SourceConfig, commit: str, cache: Cache) -> Manifest:
+def _fill(tmp: Path, source: SourceConfig, commit: str, cache: Cache,
+          verified: Verified) -> Manifest:
     """A new cache entry: a change from another pin of the source when the cache has one (a
     pin move), else a fresh checkout."""
     base = cache.nearest(source.url, commit, source.docs_dir)
     if base is None:
         return checkout_into(tmp, source, commit)
-    return checkout_from(tmp, source, commit, *base)
+    return checkout_from(tmp, source, commit, *base, verified)
 
 
 @hookimpl
@@ -269,6 +311,7 @@ def mdp_fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext) ->
     commit = pin.commit
     found = cache.load(source.url, commit, source.docs_dir)
     cached = found is not None
+    verified: Verified = {}
     if found is None:
         if ctx.config.offline and not source.url.is_local:
             raise FetchError(
@@ -282,7 +325,7 @@ def mdp_fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext) ->
                 ctx.progress(f"fetching {_name(source, commit)}")
                 try:
                     cache.populate(source.url, commit, source.docs_dir,
-                                   lambda tmp: _fill(tmp, source, commit, cache))
+                                   lambda tmp: _fill(tmp, source, commit, cache, verified))
                 except GitError as exc:
                     raise FetchError(
                         f"cannot fetch {_name(source, commit)}: {exc.message}",
@@ -294,4 +337,5 @@ def mdp_fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext) ->
             raise FetchError(f"the cache entry for {_name(source, commit)} vanished")
     files, manifest = found
     return Checkout(source=source, root=files, tree=tree_from_manifest(manifest), commit=commit,
-                    commit_date=manifest.commit_date, cached=cached, local=False)
+                    commit_date=manifest.commit_date, cached=cached, local=False,
+                    verified=verified)

@@ -108,7 +108,9 @@ class LocalTree(RepoTree):
 class Checkout(Record):
     """The files of a source at its pin (or a local working copy)."""
 
-    __slots__ = _fields = ("source", "root", "tree", "commit", "commit_date", "cached", "local")
+    __slots__ = _fields = ("source", "root", "tree", "commit", "commit_date", "cached", "local",
+                           "verified")
+    _norepr = _nocompare = frozenset({"verified"})
     source: SourceConfig
     root: Path  #: folder that holds the repository files (the docs folder is below it)
     tree: RepoTree
@@ -116,10 +118,14 @@ class Checkout(Record):
     commit_date: str | None
     cached: bool  #: True when no fetch was needed
     local: bool  #: a local working copy (preview), not a pin
+    #: files this build hashed while fetching them: repository path -> (the blob id they hash
+    #: to, the bytes that hashed for pages, None for other files); not read or hashed again
+    verified: dict[str, tuple[str, bytes | None]]
 
     def __init__(self, source: SourceConfig, root: Path, tree: RepoTree, commit: str | None,
                  commit_date: str | None = None, cached: bool = False,
-                 local: bool = False) -> None:
+                 local: bool = False,
+                 verified: dict[str, tuple[str, bytes | None]] | None = None) -> None:
         self.source = source
         self.root = root
         self.tree = tree
@@ -127,6 +133,7 @@ class Checkout(Record):
         self.commit_date = commit_date
         self.cached = cached
         self.local = local
+        self.verified = {} if verified is None else verified
 
     @property
     def short(self) -> str:

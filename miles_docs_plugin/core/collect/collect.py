@@ -150,8 +150,21 @@ def _resolve_symlink(checkout: Checkout, path: str) -> tuple[str | None, str]:
     return None, "is a symlink chain that is too long (not followed)"
 
 
+def _hashed(checkout: Checkout, repo_path: str) -> tuple[str, bytes | None] | None:
+    """What the fetch of this build hashed ``repo_path`` to, when that is its blob id in the
+    tree (which every build checks against the pin)."""
+    known = checkout.verified.get(repo_path)
+    if known is None or checkout.local or known[0] != checkout.tree.blobs.get(repo_path):
+        return None
+    return known
+
+
 def read_verified(checkout: Checkout, repo_path: str) -> bytes:
-    """Read a file of the checkout; for pinned checkouts, check it against its blob id."""
+    """Read a file of the checkout; for pinned checkouts, check it against its blob id (the
+    bytes the fetch of this build hashed to it are not read again)."""
+    known = _hashed(checkout, repo_path)
+    if known is not None and known[1] is not None:
+        return known[1]
     data = (checkout.root / repo_path).read_bytes()
     if not checkout.local:
         expected = checkout.tree.blobs.get(repo_path)
@@ -162,7 +175,7 @@ def read_verified(checkout: Checkout, repo_path: str) -> bytes:
 
 def verify_file(checkout: Checkout, repo_path: str) -> None:
     """Check a non-page file against its blob id (pages are checked when they are read)."""
-    if checkout.local:
+    if checkout.local or _hashed(checkout, repo_path) is not None:
         return
     try:
         read_verified(checkout, repo_path)
@@ -248,7 +261,9 @@ def collect(checkout: Checkout, ctx_report: Any, *, max_page_bytes: int) -> Sect
             verify_file(checkout, read_path)
             others.append(rel)
             continue
-        size = (checkout.root / read_path).stat().st_size
+        known = _hashed(checkout, read_path)
+        size = len(known[1]) if known is not None and known[1] is not None else \
+            (checkout.root / read_path).stat().st_size
         if size > max_page_bytes:
             ctx_report(section, rel, None, "page",
                        f"{rel} is {size / 2**20:.1f} MiB, over the {max_page_bytes >> 20} MiB "
