@@ -12,8 +12,10 @@ what a fresh build writes.
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -76,12 +78,14 @@ def restamp(app: Sphinx) -> None:
         swap = {_attr(web_link(web, kind, old, "x")[:-2]).encode():
                 _attr(web_link(web, kind, new, "x")[:-2]).encode()
                 for kind in ("blob", "tree")} if web else {}
+        swap_hrefs = _href_swapper(swap) if swap else None
         for docname, info in state.pages.items():
             if info.provenance.get("source_name") != name:
                 continue
-            path = Path(cast(Any, builder).get_outfilename(docname))
+            path = os.fspath(cast(Any, builder).get_outfilename(docname))
             try:
-                data = path.read_bytes()
+                with open(path, "rb") as fh:
+                    data = fh.read()
             except OSError:
                 continue
             banner = (info.banner_html or "").encode("utf-8")
@@ -95,8 +99,8 @@ def restamp(app: Sphinx) -> None:
             if docname in state.rewrite:
                 again.append(docname)  # its own text names the old pin: no replacement
                 continue
-            if swap:
-                text = _swap_hrefs(text, swap)
+            if swap_hrefs is not None:
+                text = swap_hrefs(text)
             if old[:7].encode() in text:
                 again.append(docname)
                 continue
@@ -116,22 +120,23 @@ def restamp(app: Sphinx) -> None:
         builder.write_doc(docname, doctree)
 
 
-def _overwrite(path: Path, old: bytes, new: bytes) -> None:
+def _overwrite(path: str, old: bytes, new: bytes) -> None:
     """Write ``new`` over ``old`` in place. A commit replaces a commit, so the size stays and
     the file is not truncated: ext4 flushes a file truncated (or renamed over) and written
     again, which made a restamp cost as much per page as Sphinx writing it."""
-    if len(new) != len(old):
-        path.write_bytes(new)
-        return
-    with path.open("r+b") as fh:
+    with open(path, "r+b" if len(new) == len(old) else "wb") as fh:
         fh.write(new)
 
 
-def _swap_hrefs(text: bytes, swap: dict[bytes, bytes]) -> bytes:
-    """Replace ``href="<key>`` by ``href="<value>`` where the key ends the URL or a path
-    segment of it."""
+def _href_swapper(swap: dict[bytes, bytes]) -> Callable[[bytes], bytes]:
+    """What replaces ``href="<key>`` by ``href="<value>`` where the key ends the URL or a
+    path segment of it (made once per source, used on every page)."""
     pattern = re.compile(b'href="(' + b"|".join(re.escape(k) for k in swap) + b')(?=[/"#?])')
-    return pattern.sub(lambda m: b'href="' + swap[m.group(1)], text)
+
+    def value(m: re.Match[bytes]) -> bytes:
+        return b'href="' + swap[m.group(1)]
+
+    return lambda text: pattern.sub(value, text)
 
 
 def write_pins_record(app: Sphinx) -> None:
