@@ -45,8 +45,11 @@ def fetch_commit(repo: Path, source: SourceConfig, commit: str) -> None:
 
     what = f"fetching {_name(source, commit)}"
     try:
-        run_git(["fetch", "--quiet", "--depth", "1", "--filter=blob:none", "--no-tags",
-                 "origin", commit], cwd=repo, what=what)
+        # no FETCH_HEAD and no `git maintenance run --auto` child: the repository lives for
+        # one fetch
+        run_git(["-c", "maintenance.auto=false", "fetch", "--quiet", "--depth", "1",
+                 "--filter=blob:none", "--no-tags", "--no-write-fetch-head", "origin", commit],
+                cwd=repo, what=what)
         return
     except GitError as exc:
         if not any(s in exc.stderr for s in REFUSED_WANT):
