@@ -237,7 +237,7 @@ def checkout_from(tmp: Path, source: SourceConfig, commit: str, base_files: Path
     the tree hashes to the pin, every file to its blob id. Every file this hashed (reused or
     fetched) goes into ``verified``, so the build that fetched it need not hash it again.
     """
-    from ..core.source.git import GitError, read_objects, run_git
+    from ..core.source.git import GitError, read_objects
     from ..core.source.integrity import blob_id
 
     verified = {} if verified is None else verified
@@ -245,10 +245,9 @@ def checkout_from(tmp: Path, source: SourceConfig, commit: str, base_files: Path
     manifest = _read_commit(repo, source, commit)
     files = tmp / "files"
     need: dict[str, list[tuple[str, str]]] = {}  #: blob id -> (path, mode) to write it to
+    same: list[tuple[str, str, str]] = []  #: (path, mode, blob id) unchanged since ``base``
     beside = mkdocs_config_paths(source.docs_dir)
     prefix = docs_prefix(source.docs_dir)
-    old_root, new_root = os.fspath(base_files), os.fspath(files)
-    made: set[str] = set()
     for path, (mode, oid) in manifest.objects.items():
         kind = manifest.tree.get(path)
         published = path.startswith(prefix) or path in beside
@@ -257,43 +256,80 @@ def checkout_from(tmp: Path, source: SourceConfig, commit: str, base_files: Path
                 (files / path).mkdir(parents=True, exist_ok=True)  # as checkout leaves it
             continue
         if base.objects.get(path) == (mode, oid):
-            data = _reuse(f"{old_root}/{path}", f"{new_root}/{path}", mode, oid, made)
-            if data is not None:
-                if mode != "120000":
-                    verified[path] = (oid, data if _is_page(path) else None)
-                continue
-        need.setdefault(oid, []).append((path, mode))
+            same.append((path, mode, oid))
+        else:
+            need.setdefault(oid, []).append((path, mode))
     if len(need) > MAX_CHANGED_FILES:
         log.debug("miles-docs: %s: %d file(s) changed: checking out", _name(source, commit),
                   len(need))
+        return _checkout(repo, tmp, source, manifest)
+    # The changed blobs come over the network while the unchanged files are put in place
+    # (fetching is mostly waiting for the server; reusing is hashing).
+    fetching = _Fetch(repo, source, commit, list(need)) if need else None
+    old_root, new_root = os.fspath(base_files), os.fspath(files)
+    made: set[str] = set()
+    late: dict[str, list[tuple[str, str]]] = {}  #: changed or missing in the old checkout
+    for path, mode, oid in same:
+        data = _reuse(f"{old_root}/{path}", f"{new_root}/{path}", mode, oid, made)
+        if data is None:
+            late.setdefault(oid, []).append((path, mode))
+        elif mode != "120000":
+            verified[path] = (oid, data if _is_page(path) else None)
+    try:
+        if fetching is not None:
+            fetching.wait()
+        if any(oid not in need for oid in late):
+            _Fetch(repo, source, commit, [oid for oid in late if oid not in need]).wait()
+    except GitError as exc:
+        if exc.no_space:
+            raise
+        log.debug("miles-docs: %s: no blobs by id (%s); checking out", source.url.display,
+                  exc.message)
         verified.clear()  # git writes the files: the build hashes them
         return _checkout(repo, tmp, source, manifest)
-    if need:
-        try:
-            # the blobs by id, as git's own partial-clone fetch asks for them
-            run_git(["-c", "fetch.negotiationAlgorithm=noop", "-c", "maintenance.auto=false",
-                     "fetch", "--quiet", "--no-tags", "--no-write-fetch-head",
-                     "--recurse-submodules=no", "--filter=blob:none", "origin", *need], cwd=repo,
-                    what=f"fetching {_name(source, commit)}")
-        except GitError as exc:
-            if exc.no_space:
-                raise
-            log.debug("miles-docs: %s: no blobs by id (%s); checking out", source.url.display,
-                      exc.message)
-            verified.clear()
-            return _checkout(repo, tmp, source, manifest)
-        for oid, (object_kind, data) in read_objects(repo, list(need)).items():
-            if object_kind != "blob" or blob_id(data) != oid:
-                raise FetchError(f"{source.url.display} returned a wrong object for {oid}")
-            for path, mode in need[oid]:
-                _write_blob(files / path, mode, data)
-                if mode != "120000":
-                    verified[path] = (oid, data if _is_page(path) else None)
+    for oid, paths in late.items():
+        need.setdefault(oid, []).extend(paths)
+    for oid, (object_kind, data) in read_objects(repo, list(need)).items():
+        if object_kind != "blob" or blob_id(data) != oid:
+            raise FetchError(f"{source.url.display} returned a wrong object for {oid}")
+        for path, mode in need[oid]:
+            _write_blob(files / path, mode, data)
+            if mode != "120000":
+                verified[path] = (oid, data if _is_page(path) else None)
     files.mkdir(exist_ok=True)
     shutil.rmtree(repo)
     log.debug("miles-docs: %s: %d file(s) fetched, the rest reused from %s",
               _name(source, commit), sum(len(p) for p in need.values()), base.commit[:7])
     return manifest
+
+
+class _Fetch:
+    """The blobs ``oids`` fetched by id into ``repo`` in a thread (git does the work; the
+    thread waits for it), as git's own partial-clone fetch asks for them."""
+
+    def __init__(self, repo: Path, source: SourceConfig, commit: str, oids: list[str]) -> None:
+        import threading
+
+        self.error: BaseException | None = None
+        self.args = ["-c", "fetch.negotiationAlgorithm=noop", "-c", "maintenance.auto=false",
+                     "fetch", "--quiet", "--no-tags", "--no-write-fetch-head",
+                     "--recurse-submodules=no", "--filter=blob:none", "origin", *oids]
+        self.repo, self.what = repo, f"fetching {_name(source, commit)}"
+        self.thread = threading.Thread(target=self._run, name="miles-docs-fetch", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        from ..core.source.git import run_git
+
+        try:
+            run_git(self.args, cwd=self.repo, what=self.what)
+        except BaseException as exc:  # handed to the caller by wait()
+            self.error = exc
+
+    def wait(self) -> None:
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
 
 
 def _fill(tmp: Path, source: SourceConfig, commit: str, cache: Cache,
