@@ -17,7 +17,7 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from sphinx.application import Sphinx
 from sphinx.util import logging
@@ -79,10 +79,11 @@ def restamp(app: Sphinx) -> None:
                 _attr(web_link(web, kind, new, "x")[:-2]).encode()
                 for kind in ("blob", "tree")} if web else {}
         swap_hrefs = _href_swapper(swap) if swap else None
+        outfile = _outfile(builder)
         for docname, info in state.pages.items():
             if info.provenance.get("source_name") != name:
                 continue
-            path = os.fspath(cast(Any, builder).get_outfilename(docname))
+            path = outfile(docname)
             try:
                 with open(path, "rb") as fh:
                     data = fh.read()
@@ -118,6 +119,19 @@ def restamp(app: Sphinx) -> None:
         doctree = app.env.get_and_resolve_doctree(docname, builder)
         builder.write_doc_serialized(docname, doctree)
         builder.write_doc(docname, doctree)
+
+
+def _outfile(builder: Any) -> Callable[[str], str]:
+    """The output file of a document: ``builder.get_outfilename``, which for the html builder
+    is ``Path(outdir, docname + out_suffix)``; that path is made here as a string (a Path per
+    page was a third of a restamp)."""
+    from sphinx.builders.html import StandaloneHTMLBuilder  # loaded by the html builders
+
+    if type(builder).get_outfilename is not StandaloneHTMLBuilder.get_outfilename or \
+            type(builder).get_output_path is not StandaloneHTMLBuilder.get_output_path:
+        return lambda docname: os.fspath(builder.get_outfilename(docname))
+    outdir, suffix = os.fspath(builder.outdir), builder.out_suffix
+    return lambda docname: os.path.join(outdir, docname.replace("/", os.sep) + suffix)  # noqa: PTH118
 
 
 def _overwrite(path: str, old: bytes, new: bytes) -> None:
