@@ -9,6 +9,7 @@ through ``MILES_DOCS_GIT_TOKEN`` instead (see :mod:`miles_docs_plugin.core.sourc
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -125,6 +126,7 @@ def parse_repo_url(url: str, *, base_dir: Path, where: str | None = None) -> Rep
     return RepoUrl(url, local.as_uri(), "file", None, str(local), None, None)
 
 
+@functools.lru_cache(maxsize=64)  # asked for every page of a build, of one or a few URLs
 def forge_of(web_url: str) -> str | None:
     host = urlsplit(web_url).hostname or ""
     if "gitlab" in host:
