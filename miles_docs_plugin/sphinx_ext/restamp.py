@@ -17,7 +17,7 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from sphinx.application import Sphinx
 from sphinx.util import logging
@@ -83,31 +83,31 @@ def restamp(app: Sphinx) -> None:
         for docname, info in state.pages.items():
             if info.provenance.get("source_name") != name:
                 continue
-            path = outfile(docname)
-            try:
-                with open(path, "rb") as fh:
-                    data = fh.read()
-            except OSError:
+            try:  # read and written back through one handle
+                fh = open(outfile(docname), "r+b")  # noqa: SIM115 - closed below
+            except (FileNotFoundError, IsADirectoryError):
                 continue
-            banner = (info.banner_html or "").encode("utf-8")
-            old_banner = banner.replace(new.encode(), old.encode()).replace(
-                new[:7].encode(), old[:7].encode())
-            text = data
-            if banner != old_banner:
-                if banner in data:
-                    continue  # Sphinx wrote it in this build
-                text = text.replace(old_banner, banner, 1)
-            if docname in state.rewrite:
-                again.append(docname)  # its own text names the old pin: no replacement
-                continue
-            if swap_hrefs is not None:
-                text = swap_hrefs(text)
-            if old[:7].encode() in text:
-                again.append(docname)
-                continue
-            if text != data:
-                _overwrite(path, data, text)
-                count += 1
+            with fh:
+                data = fh.read()
+                banner = (info.banner_html or "").encode("utf-8")
+                old_banner = banner.replace(new.encode(), old.encode()).replace(
+                    new[:7].encode(), old[:7].encode())
+                text = data
+                if banner != old_banner:
+                    if banner in data:
+                        continue  # Sphinx wrote it in this build
+                    text = text.replace(old_banner, banner, 1)
+                if docname in state.rewrite:
+                    again.append(docname)  # its own text names the old pin: no replacement
+                    continue
+                if swap_hrefs is not None:
+                    text = swap_hrefs(text)
+                if old[:7].encode() in text:
+                    again.append(docname)
+                    continue
+                if text != data:
+                    _overwrite(fh, text)
+                    count += 1
     if count:
         logger.info("[miles-docs] %d unchanged page(s) now name the new pin (restamped in "
                     "%.2f s)", count, time.perf_counter() - t0)
@@ -134,12 +134,16 @@ def _outfile(builder: Any) -> Callable[[str], str]:
     return lambda docname: os.path.join(outdir, docname.replace("/", os.sep) + suffix)  # noqa: PTH118
 
 
-def _overwrite(path: str, old: bytes, new: bytes) -> None:
-    """Write ``new`` over ``old`` in place. A commit replaces a commit, so the size stays and
-    the file is not truncated: ext4 flushes a file truncated (or renamed over) and written
-    again, which made a restamp cost as much per page as Sphinx writing it."""
-    with open(path, "r+b" if len(new) == len(old) else "wb") as fh:
-        fh.write(new)
+def _overwrite(fh: BinaryIO, new: bytes) -> None:
+    """Write ``new`` over the file open in ``fh`` (read to its end), in place. A commit
+    replaces a commit, so the size stays and the file is not truncated: ext4 flushes a file
+    truncated (or renamed over) and written again, which made a restamp cost as much per page
+    as Sphinx writing it."""
+    size = fh.tell()
+    fh.seek(0)
+    fh.write(new)
+    if len(new) < size:
+        fh.truncate()
 
 
 def _href_swapper(swap: dict[bytes, bytes]) -> Callable[[bytes], bytes]:
