@@ -131,6 +131,28 @@ def _json_extra(changed: dict[str, Any]) -> Any:
     return data
 
 
+def _edit(old: str, new: str) -> list[Any]:
+    """``new`` as an edit of ``old``: [length of the common start, length of the common end,
+    what ``new`` has between them] (preparation changes a few places of a page: a title
+    heading at the top, the tags of a component; a record keeps those, not the page)."""
+    lo, hi = 0, min(len(old), len(new))
+    while lo < hi:  # the longest common start, by halving (slices compare in C)
+        mid = (lo + hi + 1) // 2
+        if old[:mid] == new[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    head = lo
+    lo, hi = 0, min(len(old), len(new)) - head
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[len(old) - mid:] == new[len(new) - mid:]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return [head, lo, new[head:len(new) - lo]]
+
+
 def _digest(data: Any) -> str:
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha1(text.encode("utf-8", "surrogatepass"),
@@ -289,7 +311,8 @@ class TransformMemo:
             commit[:7] in (text or "") or commit[:7] in json.dumps([extra, new_meta])
             or any(commit[:7] in d.message for d in diags))
         self.store.put("p", fingerprint, {
-            "content": text, "body_start": page.body_start, "body_line": page.body_line,
+            "content": None if text is None else _edit(content, text),
+            "body_start": page.body_start, "body_line": page.body_line,
             "line_delta": page.line_delta, "title": page.title, "meta": new_meta,
             "removed": removed, "extra": extra, "pin": commit if pinned else None,
             "diagnostics": [[d.source, d.path, d.line, d.code, d.message, d.severity.value]
@@ -299,7 +322,8 @@ class TransformMemo:
     def _replay_prepared(self, section: Section, page: Page, record: dict[str, Any]) -> None:
         ctx = self.ctx
         if record["content"] is not None:
-            page.content = record["content"]
+            head, tail, middle = record["content"]
+            page.content = page.content[:head] + middle + page.content[len(page.content) - tail:]
         page.body_start = record["body_start"]
         page.body_line = record["body_line"]
         page.line_delta = record["line_delta"]
