@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from ..model import Page, Section
     from .scancache import ScanCache
 
-FORMAT = "2"
+FORMAT = "3"
 #: The one transform that is never skipped (it names the pin: provenance, banner).
 ALWAYS = "miles_docs.provenance"
 #: Hooks a page's transform calls: a plugin other than the built-ins on any of them turns the
@@ -131,10 +131,32 @@ def _json_extra(changed: dict[str, Any]) -> Any:
     return data
 
 
+def _encode_edit(old: str, new: str) -> list[Any]:
+    """``new`` as an edit of ``old``, for a record: preparation and transform change a few
+    places of a page (a title heading, the tags of a component, link destinations), so a record
+    keeps those, not the page (the scan cache, read and written on every build, is then a third
+    of the size). ``["lines", [[index, line], ...]]`` when the line count stays (the lines that
+    differ), else ``["span", head, tail, middle]`` (see :func:`_edit`)."""
+    a, b = old.split("\n"), new.split("\n")
+    if len(a) == len(b):
+        return ["lines", [[i, y] for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]]
+    return ["span", *_edit(old, new)]
+
+
+def _apply_edit(old: str, edit: list[Any]) -> str:
+    """The text :func:`_encode_edit` made ``edit`` of, from ``old``."""
+    if edit[0] == "lines":
+        lines = old.split("\n")
+        for i, line in edit[1]:
+            lines[i] = line
+        return "\n".join(lines)
+    _kind, head, tail, middle = edit
+    return old[:head] + str(middle) + old[len(old) - tail:]
+
+
 def _edit(old: str, new: str) -> list[Any]:
     """``new`` as an edit of ``old``: [length of the common start, length of the common end,
-    what ``new`` has between them] (preparation changes a few places of a page: a title
-    heading at the top, the tags of a component; a record keeps those, not the page)."""
+    what ``new`` has between them]."""
     lo, hi = 0, min(len(old), len(new))
     while lo < hi:  # the longest common start, by halving (slices compare in C)
         mid = (lo + hi + 1) // 2
@@ -311,7 +333,7 @@ class TransformMemo:
             commit[:7] in (text or "") or commit[:7] in json.dumps([extra, new_meta])
             or any(commit[:7] in d.message for d in diags))
         self.store.put("p", fingerprint, {
-            "content": None if text is None else _edit(content, text),
+            "content": None if text is None else _encode_edit(content, text),
             "body_start": page.body_start, "body_line": page.body_line,
             "line_delta": page.line_delta, "title": page.title, "meta": new_meta,
             "removed": removed, "extra": extra, "pin": commit if pinned else None,
@@ -322,8 +344,7 @@ class TransformMemo:
     def _replay_prepared(self, section: Section, page: Page, record: dict[str, Any]) -> None:
         ctx = self.ctx
         if record["content"] is not None:
-            head, tail, middle = record["content"]
-            page.content = page.content[:head] + middle + page.content[len(page.content) - tail:]
+            page.content = _apply_edit(page.content, record["content"])
         page.body_start = record["body_start"]
         page.body_line = record["body_line"]
         page.line_delta = record["line_delta"]
@@ -418,6 +439,7 @@ class TransformMemo:
             before = {}
         counts = {name: len(s.diagnostics) for name, s in ctx.sections.items()}
         known = {name: set(s.assets) for name, s in ctx.sections.items()}
+        prepared = page.content
         self.memoized(page=page, ctx=ctx)
         diags = [d for name, s in ctx.sections.items() for d in s.diagnostics[counts[name]:]]
         added = [(name, rel) for name, s in ctx.sections.items()
@@ -438,7 +460,8 @@ class TransformMemo:
             commit[:7] in page.content or commit[:7] in json.dumps(extra)
             or any(commit[:7] in d.message for d in diags))
         self.store.put("t", fingerprint, {
-            "content": page.content, "body_start": page.body_start, "title": page.title,
+            "content": _encode_edit(prepared, page.content), "body_start": page.body_start,
+            "title": page.title,
             "removed": removed, "extra": extra, "pin": commit if pinned else None,
             "diagnostics": [[d.source, d.path, d.line, d.code, d.message, d.severity.value]
                             for d in diags],
@@ -447,7 +470,7 @@ class TransformMemo:
 
     def _replay(self, page: Page, record: dict[str, Any]
                 ) -> tuple[list[Diagnostic], list[tuple[str, str]]]:
-        page.content = record["content"]
+        page.content = _apply_edit(page.content, record["content"])
         page.body_start = record["body_start"]
         page.title = record["title"]
         for key in record["removed"]:
