@@ -6,6 +6,7 @@ folder is complete when the project is scanned.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from sphinx.application import Sphinx
@@ -84,6 +85,7 @@ def on_builder_inited(app: Sphinx) -> None:
             state.restamp[section.source.name] = old_pin
         folder = GeneratedFolder(srcdir, section)
         folder.claim()
+        checkout_root, mount_dir = str(section.checkout.root), str(folder.root)
         files: dict[str, bytes | Path] = {}
         landing = landing_page(section)
         index_doc = docname_of(section, landing.path) if landing else f"{section.mount}/index"
@@ -107,7 +109,7 @@ def on_builder_inited(app: Sphinx) -> None:
                 repo_path = section.aliases.get(page.path) or section.repo_path(page.path)
                 sandbox[docname] = SandboxInfo(
                     f"{section.source.display}:{section.repo_path(page.path)}",
-                    str(section.checkout.root / repo_path), str(folder.root))
+                    os.path.join(checkout_root, repo_path), mount_dir)  # noqa: PTH118
             files[page.dest] = content.encode("utf-8")
             if old_pin and old_pin[:7] in page.text:
                 state.rewrite.add(docname)  # a replacement of the pin could change its text

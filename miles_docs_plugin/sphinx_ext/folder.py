@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -52,22 +53,23 @@ class GeneratedFolder:
             old_state = {}
         state: dict[str, list[Any]] = {}
         written = []
+        root = str(self.root)
         for rel, content in files.items():
             if rel in (*RESERVED, STATE):
                 continue  # an upstream file may not replace what keeps the folder safe
-            target = self.root / rel
             if isinstance(content, Path):
                 st = content.stat()
                 digest = f"file:{content}:{st.st_size}:{st.st_mtime_ns}"
             else:
                 digest = hashlib.sha1(content, usedforsecurity=False).hexdigest()
             known = old_state.get(rel)
-            try:
-                tst = target.stat()
+            try:  # by name: a Path per file was most of the time of an unchanged folder
+                tst = os.stat(f"{root}/{rel}")  # noqa: PTH116
                 current = [digest, tst.st_size, tst.st_mtime_ns]
             except FileNotFoundError:
                 current = None
             if known is None or current is None or list(known) != current:
+                target = self.root / rel
                 changed = (copy_if_changed(content, target) if isinstance(content, Path)
                            else write_if_changed(target, content))
                 if changed:
