@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sphinx
@@ -199,3 +200,23 @@ def test_sample_sphinx_site_builds_offline(tmp_path: Path, cache_dir: Path) -> N
     assert 'icon" href="../../_static/favicon.svg"' in quick
     assert (out / "_static" / "favicon.svg").is_file()
     assert git(repo, "status", "--porcelain") == ""
+
+
+@pytest.mark.parametrize("builder", ["html", "dirhtml", "singlehtml"])
+def test_the_restamp_finds_each_page_where_the_builder_wrote_it(tmp_path: Path,
+                                                                builder: str) -> None:
+    """The restamp makes the html builder's output paths itself (a Path per page was a third
+    of it): they must be the builder's own, in every Sphinx the package supports."""
+    import os
+
+    from sphinx.application import Sphinx
+
+    from miles_docs_plugin.sphinx_ext.restamp import _outfile
+
+    src = write(tmp_path / "src" / "conf.py", "").parent
+    app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"),
+                 builder, status=None, warning=None)
+    built: Any = app.builder
+    outfile = _outfile(built)
+    for docname in ("index", "a/b", "deep/er/page"):
+        assert outfile(docname) == os.fspath(built.get_outfilename(docname))

@@ -127,8 +127,10 @@ def _outfile(builder: Any) -> Callable[[str], str]:
     page was a third of a restamp)."""
     from sphinx.builders.html import StandaloneHTMLBuilder  # loaded by the html builders
 
-    if type(builder).get_outfilename is not StandaloneHTMLBuilder.get_outfilename or \
-            type(builder).get_output_path is not StandaloneHTMLBuilder.get_output_path:
+    own, html = type(builder), StandaloneHTMLBuilder
+    # get_output_path came with Sphinx 7.3 (get_outfilename calls it); before, there is none
+    if own.get_outfilename is not html.get_outfilename or \
+            getattr(own, "get_output_path", None) is not getattr(html, "get_output_path", None):
         return lambda docname: os.fspath(builder.get_outfilename(docname))
     outdir, suffix = os.fspath(builder.outdir), builder.out_suffix
     return lambda docname: os.path.join(outdir, docname.replace("/", os.sep) + suffix)  # noqa: PTH118
