@@ -123,7 +123,7 @@ class Manifest(Record):
             "commit_object": base64.b64encode(self.commit_object).decode("ascii"),
             "tree": [[p, self.tree.get(p, "commit"), oid, mode]
                      for p, (mode, oid) in sorted(self.objects.items())],
-        }, indent=0, separators=(",", ":"))
+        }, separators=(",", ":"))  # no indent: json's C encoder (indent=0 was 3x slower)
 
     @classmethod
     def from_json(cls, text: str) -> Manifest:
