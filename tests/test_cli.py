@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -174,6 +176,21 @@ def test_cache_list_and_prune(corpus_repo: Path, tmp_path: Path, cache_dir: Path
     cli("update", "--ref", "v2", "--dry-run", cwd=site)  # caches v1 and v2
     code, out, _ = cli("cache", "list", cwd=site)
     assert code == 0 and f"@{V1[:7]}" in out and f"@{V2[:7]}" in out
+    # the total is what is on disk: files the two entries share by hard links count once
+    rows = re.findall(r"^  \S.*?(\d+\.\d) MB  (\S+/\S+)$", out, re.M)
+    assert len(rows) == 2, out
+    inodes: dict[tuple[int, int], int] = {}
+    for _, name in rows:
+        (entry,) = [p for p in cache_dir.rglob(name.split("/")[1]) if p.parent.name ==
+                    name.split("/")[0]]
+        for path in entry.rglob("*"):
+            st = path.lstat()
+            if stat.S_ISREG(st.st_mode):
+                inodes[(st.st_dev, st.st_ino)] = st.st_size
+    listed = [size for size, _ in rows]
+    total = re.search(r"^  total (\d+\.\d) MB on disk", out, re.M)
+    assert total and float(total.group(1)) == round(sum(inodes.values()) / 1e6, 1), out
+    assert sum(map(float, listed)) > float(total.group(1)) and "files that entries share" in out
     code, out, _ = cli("cache", "prune", cwd=site)
     assert code == 0 and "1 entry removed, 1 pinned kept" in out
     assert f"@{V2[:7]}" not in cli("cache", "list", cwd=site)[1]

@@ -8,13 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core.config import Config
-from ..core.source.cache import Cache, Manifest
+from ..core.source.cache import Cache, Manifest, disk_size
 from ..core.source.lock import load_lock
 from .common import EXIT_OK, Out, UsageError, read_config, short
-
-
-def _size(path: Path) -> int:
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink())
 
 
 def _pinned_entries(config: Config | None, cache: Cache) -> set[Path]:
@@ -38,10 +34,12 @@ def cmd_cache(args: argparse.Namespace, out: Out) -> int:
     cache = Cache.at(config.cache_dir if config else None)
     if args.action == "list":
         out.say(f"cache: {cache.root}")
-        total = 0
+        total = listed = 0
+        seen: set[tuple[int, int]] = set()  #: files counted in the total (hard links once)
         for entry, manifest in cache.entries():
-            size = _size(entry)
-            total += size
+            size = disk_size(entry)
+            listed += size
+            total += disk_size(entry, seen)
             what = (f"{manifest.repo}@{short(manifest.commit)} {manifest.docs_dir}/"
                     if isinstance(manifest, Manifest) else "(invalid entry)")
             out.say(f"  {what:<60} {size / 1e6:8.1f} MB  {entry.parent.name}/{entry.name}")
@@ -50,10 +48,13 @@ def cmd_cache(args: argparse.Namespace, out: Out) -> int:
             out.say("  left by killed fetches (`miles-docs cache prune` removes them):")
         for left in leftovers:
             total += left.size
+            listed += left.size
             running = (f", git still running (pid {', '.join(map(str, left.pids))})"
                        if left.pids else "")
             out.say(f"  {'tmp/' + left.path.name + running:<60} {left.size / 1e6:8.1f} MB")
-        out.say(f"  total {total / 1e6:.1f} MB")
+        shared = (f" ({(listed - total) / 1e6:.1f} MB of it in files that entries share: a "
+                  "pin move links the files it reuses)" if listed > total else "")
+        out.say(f"  total {total / 1e6:.1f} MB on disk{shared}")
         return EXIT_OK
     keep = set() if args.all else _pinned_entries(config, cache)
     if config is None and not args.all:

@@ -33,6 +33,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -326,7 +327,7 @@ class Cache:
                 continue
             trash = child.name.startswith("invalid-")  # being deleted, or left half-deleted
             if alive is False or (alive is None and (old or trash)):
-                found.append(Leftover(child, _size(child), processes_in(child)))
+                found.append(Leftover(child, disk_size(child), processes_in(child)))
         return found
 
     def remove_leftover(self, leftover: Leftover) -> None:
@@ -431,12 +432,18 @@ def processes_in(folder: Path) -> list[int]:
     return sorted(pids)
 
 
-def _size(path: Path) -> int:
+def disk_size(path: Path, seen: set[tuple[int, int]] | None = None) -> int:
+    """Bytes of the regular files at or under ``path``, each file once: a pin move hard-links
+    the files it reuses from the previous checkout, so two entries share them. ``seen`` (device,
+    inode) pairs already counted, shared across calls to count a whole cache once."""
+    seen = set() if seen is None else seen
     total = 0
     for p in path.rglob("*") if path.is_dir() else [path]:
         with contextlib.suppress(OSError):
-            if p.is_file() and not p.is_symlink():
-                total += p.stat().st_size
+            st = p.lstat()
+            if stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino) not in seen:
+                seen.add((st.st_dev, st.st_ino))
+                total += st.st_size
     return total
 
 
