@@ -6,6 +6,7 @@ builds (MkDocs and Sphinx processes), a real upstream over ``file://``."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -164,6 +165,37 @@ def test_the_throwaway_folder_goes_when_the_process_ends(tmp_path: Path) -> None
     root, same = done.stdout.split()
     assert same == "True" and Path(root).parent == tmp_path / "tmp"
     assert not Path(root).exists()
+
+
+def test_a_killed_build_s_throwaway_folder_goes_with_the_next_build(tmp_path: Path) -> None:
+    """A process killed before its exit handlers ran (kill -9, a cancelled CI job on a kept
+    runner) leaves its throwaway folder; the next process that makes one removes it, and
+    never one whose process still runs."""
+    env = user_dirs(tmp_path)
+    make = ("import os, signal, sys\n"
+            "from miles_docs_plugin.core.source.cache import Cache\n"
+            "root = Cache.at(None, keep=False).root\n"
+            "(root / 'checkouts').mkdir()\n"
+            "print(root, flush=True)\n")
+    killed = run([sys.executable, "-c", make + "os.kill(os.getpid(), signal.SIGKILL)\n"],
+                 cwd=tmp_path, env=env)
+    assert killed.returncode == -9, killed.output
+    stale = Path(killed.stdout.split()[0])
+    assert (stale / "checkouts").is_dir()
+    live = subprocess.Popen([sys.executable, "-c", make + "sys.stdin.read()\n"], cwd=tmp_path,
+                            env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert live.stdout is not None
+        running = Path(live.stdout.readline().strip())
+        done = run([sys.executable, "-c", make], cwd=tmp_path, env=env)
+        assert done.returncode == 0, done.output
+        assert not stale.exists() and (running / "checkouts").is_dir()
+    finally:
+        assert live.stdin is not None
+        live.stdin.close()
+        live.wait(30)
+    assert not running.exists()
+    assert list((tmp_path / "tmp").iterdir()) == []  # owner files went with their folders
 
 
 def test_status_on_ci_writes_nothing_either(tmp_path: Path, upstream: tuple[Path, str]) -> None:

@@ -65,26 +65,56 @@ def default_cache_root() -> Path:
 
 
 _throwaway: tuple[int, Path] | None = None  #: (pid, folder) of this process's throwaway cache
+THROWAWAY_PREFIX = "miles-docs-cache-"
 
 
 def throwaway_root() -> Path:
     """This process's throwaway cache folder, created on first use and removed at exit.
 
     One per process (not one per build), so the rebuilds of a long-running ``serve`` reuse its
-    checkouts instead of piling up folders; a forked child neither reuses nor removes it.
+    checkouts instead of piling up folders; a forked child neither reuses nor removes it. The
+    folder's owner file next to it stays locked while the process lives, so a process killed
+    before its exit handlers ran leaves a folder the next one removes
+    (:func:`remove_stale_throwaways`).
     """
     global _throwaway
     pid = os.getpid()
     if _throwaway is None or _throwaway[0] != pid or not _throwaway[1].is_dir():
-        folder = Path(tempfile.mkdtemp(prefix="miles-docs-cache-"))
+        remove_stale_throwaways()
+        folder = Path(tempfile.mkdtemp(prefix=THROWAWAY_PREFIX))
+        fd = _own(folder)
         _throwaway = (pid, folder)
-        atexit.register(_remove_throwaway, pid, folder)
+        atexit.register(_remove_throwaway, pid, folder, fd)
     return _throwaway[1]
 
 
-def _remove_throwaway(pid: int, folder: Path) -> None:
+def _remove_throwaway(pid: int, folder: Path, fd: int | None) -> None:
     if os.getpid() == pid:
         shutil.rmtree(folder, ignore_errors=True)
+        _disown(folder, fd)
+
+
+def remove_stale_throwaways(tmp: Path | None = None) -> list[Path]:
+    """Remove the throwaway cache folders of processes that ended without removing them
+    (killed): those whose owner file no live process holds. A folder without an owner file
+    is left alone (it cannot be told from one being made)."""
+    removed: list[Path] = []
+    if fcntl is None:  # pragma: no cover - Windows: no lock to tell a live folder by
+        return removed
+    base = Path(tempfile.gettempdir()) if tmp is None else tmp
+    try:
+        names = [e.name for e in os.scandir(base)
+                 if e.name.startswith(THROWAWAY_PREFIX) and e.name.endswith(OWNER_SUFFIX)]
+    except OSError:
+        return removed
+    for name in names:
+        owner = base / name
+        folder = base / name[:-len(OWNER_SUFFIX)]
+        if _owned(owner) is False:
+            shutil.rmtree(folder, ignore_errors=True)
+            owner.unlink(missing_ok=True)
+            removed.append(folder)
+    return removed
 
 
 class Manifest(Record):
