@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -56,3 +56,24 @@ def selected(config: Config, names: Sequence[str]) -> list[SourceConfig]:
 
 def short(commit: str | None) -> str:
     return commit[:7] if commit else "-------"
+
+
+def file_stamps(roots: Iterable[Path],
+                walk: Callable[[Path], Iterable[Path]]) -> dict[Path, tuple[int, int]]:
+    """Modification time and size of every path ``walk`` finds below each folder of
+    ``roots`` (a root that is a file: itself; one that is missing: nothing). The commands
+    that rebuild on a change poll this: no extra dependency, and it works on every file
+    system."""
+    stamps: dict[Path, tuple[int, int]] = {}
+    for root in roots:
+        try:
+            paths = walk(root) if root.is_dir() else [root]
+            for path in paths:
+                try:
+                    st = path.stat()
+                except OSError:
+                    continue
+                stamps[path] = (st.st_mtime_ns, st.st_size)
+        except OSError:  # a folder removed while it was walked: the next poll sees it
+            continue
+    return stamps

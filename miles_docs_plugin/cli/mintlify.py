@@ -12,7 +12,7 @@ from ..core.config import CONFIG_FILE, Config, load_config
 from ..core.errors import MilesDocsError, Severity
 from ..core.pipeline import BuildResult
 from ..mintlify_host import build_site, dev_sync, ref_hint
-from .common import Out, UsageError, progress_to
+from .common import Out, UsageError, file_stamps, progress_to
 
 
 def _load(args: argparse.Namespace, docs: Path) -> Config:
@@ -60,20 +60,8 @@ def _watched(config: Config, docs: Path) -> list[Path]:
     return paths
 
 
-def _stamp(paths: list[Path]) -> tuple[tuple[str, int, int], ...]:
-    seen = []
-    for root in paths:
-        try:
-            walk = [root] + (sorted(root.rglob("*")) if root.is_dir() else [])
-        except OSError:
-            continue
-        for p in walk:
-            try:
-                st = p.stat()
-            except OSError:
-                continue
-            seen.append((str(p), st.st_mtime_ns, st.st_size))
-    return tuple(seen)
+def _stamp(paths: list[Path]) -> dict[Path, tuple[int, int]]:
+    return file_stamps(paths, lambda root: sorted(root.rglob("*")))
 
 
 def dev(config: Config, docs: Path, out: Out, *, once: bool = False,

@@ -26,7 +26,7 @@ from typing import Any
 from ..core.config import CONFIG_FILE, load_config
 from ..core.errors import MilesDocsError
 from ..core.hostpages import walk_host
-from .common import Out, UsageError
+from .common import Out, UsageError, file_stamps
 
 RELOAD_PATH = "/__miles_docs__/build"
 RELOAD_SCRIPT = (
@@ -57,16 +57,8 @@ class Watcher:
                 self.extra.append(config.lock_file)
                 self.extra += [s.local / s.docs_dir for s in config.sources if s.local]
 
-    def snapshot(self) -> dict[Path, int]:
-        files: dict[Path, int] = {}
-        for root in [self.srcdir, *self.extra]:
-            paths = _walk(root, self.skip) if root.is_dir() else [root]
-            for path in paths:
-                try:
-                    files[path] = path.stat().st_mtime_ns
-                except OSError:
-                    continue
-        return files
+    def snapshot(self) -> dict[Path, tuple[int, int]]:
+        return file_stamps([self.srcdir, *self.extra], lambda root: _walk(root, self.skip))
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
