@@ -177,8 +177,9 @@ TOP_FIELDS: tuple[FieldSpec, ...] = (
               "overrides it.", check=_is_opt_str),
     FieldSpec("cache", "bool", "`true` (`false` on CI)",
               "Keep checkouts and scans for the next build. `false`: the checkout goes to a "
-              "temporary folder removed when the build ends, and no scan cache is read or "
-              "written. Unset, it is `false` on CI (`CI` set) unless `MILES_DOCS_CACHE` or "
+              "temporary folder removed when the build ends (a build killed before it could "
+              "remove it leaves it to the next build, which removes it), and no scan cache is "
+              "read or written. Unset, it is `false` on CI (`CI` set) unless `MILES_DOCS_CACHE` or "
               "`cache_dir` says where to keep the cache, and the scan cache is kept on CI only "
               "when `MILES_DOCS_STATE` is set (its key lives there).", check=_is_opt_bool),
     FieldSpec("offline", "bool", False,
