@@ -67,6 +67,9 @@ def _stamp(paths: list[Path]) -> dict[Path, tuple[int, int]]:
 def dev(config: Config, docs: Path, out: Out, *, once: bool = False,
         interval: float = 0.2) -> int:
     """Sync once, say how to run ``mint dev``, then keep the folder in sync until interrupted."""
+    # stamped before the first sync: an edit made while it runs is synced by the next poll
+    watched = [] if once else _watched(config, docs)
+    stamp = _stamp(watched)
     result, written = dev_sync(config, docs)
     _report(result, out)
     out.say(f"miles-docs: wrote {len(written)} files into "
@@ -77,8 +80,6 @@ def dev(config: Config, docs: Path, out: Out, *, once: bool = False,
     out.out.flush()
     if once:
         return 0
-    watched = _watched(config, docs)
-    stamp = _stamp(watched)
     while True:
         time.sleep(interval)
         now = _stamp(watched)

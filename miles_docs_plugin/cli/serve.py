@@ -118,10 +118,12 @@ def serve_sphinx(srcdir: Path, outdir: Path | None, *, host: str, port: int, out
         raise UsageError(f"`miles-docs serve` builds with Sphinx, and {', '.join(missing)} is "
                          "not installed: pip install 'miles-docs-plugin[sphinx]'")
     outdir = (outdir or srcdir / "_build" / "html").resolve()
+    watcher = Watcher(srcdir, outdir)
+    # taken before the first build: an edit made while it runs starts the next one
+    before = {} if once else watcher.snapshot()
     ok = _build(srcdir, outdir, out)
     if once:
         return 0 if ok else 1
-    watcher = Watcher(srcdir, outdir)
     state = {"build": 1}
     handler = type("Handler", (_Handler,), {"state": state})
     server = http.server.ThreadingHTTPServer(
@@ -129,7 +131,6 @@ def serve_sphinx(srcdir: Path, outdir: Path | None, *, host: str, port: int, out
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     out.note(f"serving {outdir} on http://{host}:{server.server_address[1]}/ (Ctrl-C stops)")
-    before = watcher.snapshot()
     try:
         while True:
             time.sleep(0.5)
