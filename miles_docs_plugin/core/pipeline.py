@@ -179,8 +179,10 @@ def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
     sections = _in_parallel(config, collect_source)
     timings["fetch"] = time.perf_counter() - t0
     ctx.sections = sections
-    if use_scan_cache:
-        ctx.scans = scans() if scans is not None else ScanCache(None)
+    # without a kept cache (use_scan_cache=False, a throwaway or read-only cache folder) the
+    # build still keeps its own scans in memory: a page whose preparation read its scan is
+    # not scanned again by the link step
+    ctx.scans = scans() if scans is not None else ScanCache(None)
     t1 = time.perf_counter()
     for section in sections.values():
         add_placeholder(section)
