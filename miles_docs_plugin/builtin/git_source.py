@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import os
-import posixpath
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING
 from .. import hookimpl
 from ..core.config import ROOT_DOCS, docs_prefix, mkdocs_config_paths
 from ..core.errors import ContentError, FetchError
-from ..core.model import PAGE_SUFFIXES, Checkout, EntryKind
+from ..core.model import Checkout, EntryKind
 from ..core.source.cache import Cache, Manifest, tree_from_manifest
 
 if TYPE_CHECKING:
@@ -165,20 +164,10 @@ def checkout_into(tmp: Path, source: SourceConfig, commit: str) -> Manifest:
 MAX_CHANGED_FILES = 2000
 
 
-def _published(path: str, source: SourceConfig) -> bool:
-    """Is ``path`` (a repository path) among the files a checkout keeps?"""
-    prefix = docs_prefix(source.docs_dir)
-    return path.startswith(prefix) or path in mkdocs_config_paths(source.docs_dir)
-
-
 #: Verified files of a new checkout: repository path -> (blob id, the bytes that hashed to it,
 #: kept for pages only), for the build that fetched it (see ``Checkout.verified``).
 Verified = dict[str, tuple[str, "bytes | None"]]
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-
-
-def _is_page(path: str) -> bool:
-    return posixpath.splitext(path)[1].lower() in PAGE_SUFFIXES
 
 
 # The files of a pin move are handled as strings with os functions: a Path per file and call
@@ -245,6 +234,7 @@ def checkout_from(tmp: Path, source: SourceConfig, commit: str, base_files: Path
     the tree hashes to the pin, every file to its blob id. Every file this hashed (reused or
     fetched) goes into ``verified``, so the build that fetched it need not hash it again.
     """
+    from ..core.collect.collect import is_page
     from ..core.source.git import GitError, read_objects
     from ..core.source.integrity import blob_id
 
@@ -258,7 +248,7 @@ def checkout_from(tmp: Path, source: SourceConfig, commit: str, base_files: Path
     prefix = docs_prefix(source.docs_dir)
     for path, (mode, oid) in manifest.objects.items():
         kind = manifest.tree.get(path)
-        published = path.startswith(prefix) or path in beside
+        published = path.startswith(prefix) or path in beside  # kept by a checkout
         if not published or kind not in ("blob", "link") or (path in beside and kind != "blob"):
             if mode == "160000" and published:
                 (files / path).mkdir(parents=True, exist_ok=True)  # as checkout leaves it
@@ -282,7 +272,7 @@ def checkout_from(tmp: Path, source: SourceConfig, commit: str, base_files: Path
         if data is None:
             late.setdefault(oid, []).append((path, mode))
         elif mode != "120000":
-            verified[path] = (oid, data if _is_page(path) else None)
+            verified[path] = (oid, data if is_page(path) else None)
     try:
         if fetching is not None:
             fetching.wait()
@@ -303,7 +293,7 @@ def checkout_from(tmp: Path, source: SourceConfig, commit: str, base_files: Path
         for path, mode in need[oid]:
             _write_blob(files / path, mode, data)
             if mode != "120000":
-                verified[path] = (oid, data if _is_page(path) else None)
+                verified[path] = (oid, data if is_page(path) else None)
     files.mkdir(exist_ok=True)
     shutil.rmtree(repo)
     log.debug("miles-docs: %s: %d file(s) fetched, the rest reused from %s",

@@ -300,46 +300,61 @@ class TransformMemo:
             ctx.progress(f"{replayed} of {len(pages)} page(s) prepare as in the last build: "
                          "not prepared again")
 
-    def _prepare(self, section: Section, page: Page, fingerprint: str | None) -> None:
+    def _recorded(self, page: Page, call: Callable[[], Any], keyed: bool
+                  ) -> tuple[list[Diagnostic], list[tuple[str, str]], dict[str, Any] | None]:
+        """Run ``call`` (a hook on ``page``) and say what it did: the diagnostics and the
+        assets it added, and, when ``keyed``, the part of a record every step has (keys of
+        ``extra`` removed and changed, diagnostics, assets); None for that part when the
+        page's ``extra`` is not JSON data (a tuple, an object: not replayable as is)."""
         ctx = self.ctx
-        content, meta = page.content, None
         try:
-            before = {k: plain(v) for k, v in page.extra.items()}
-            meta = plain(page.meta)
+            before = {k: plain(v) for k, v in page.extra.items()} if keyed else {}
         except Unkeyable:
-            fingerprint = None
-            before = {}
+            keyed, before = False, {}
         counts = {name: len(s.diagnostics) for name, s in ctx.sections.items()}
         known = {name: set(s.assets) for name, s in ctx.sections.items()}
-        ctx.hooks.prepare_page(page, ctx)
-        if fingerprint is None:
-            return
+        call()
         diags = [d for name, s in ctx.sections.items() for d in s.diagnostics[counts[name]:]]
         added = [(name, rel) for name, s in ctx.sections.items()
                  for rel in s.assets if rel not in known[name]]
-        removed = [k for k in before if k not in page.extra]
+        if not keyed:
+            return diags, added, None
         try:
             changed = {k: v for k, v in page.extra.items()
                        if k not in before or plain(v) != before[k]}
             extra = _json_extra(changed)
+        except (Unkeyable, TypeError, ValueError):
+            return diags, added, None
+        return diags, added, {
+            "removed": [k for k in before if k not in page.extra], "extra": extra,
+            "diagnostics": [[d.source, d.path, d.line, d.code, d.message, d.severity.value]
+                            for d in diags],
+            "assets": added}
+
+    def _prepare(self, section: Section, page: Page, fingerprint: str | None) -> None:
+        ctx = self.ctx
+        content, meta = page.content, None
+        try:
+            meta = plain(page.meta)
+        except Unkeyable:
+            fingerprint = None
+        diags, _added, common = self._recorded(page, lambda: ctx.hooks.prepare_page(page, ctx),
+                                               fingerprint is not None)
+        if fingerprint is None or common is None:
+            return
+        try:
             new_meta = None if plain(page.meta) == meta else json.loads(json.dumps(page.meta))
         except (Unkeyable, TypeError, ValueError):
-            return  # not JSON data (a tuple, an object): not replayable as is
+            return  # not JSON data: not replayable as is
         if new_meta is not None and new_meta != page.meta:
             return
-        commit = _pin(section)
         text = None if page.content == content else page.content
-        pinned = commit is not None and (
-            commit[:7] in (text or "") or commit[:7] in json.dumps([extra, new_meta])
-            or any(commit[:7] in d.message for d in diags))
+        pin = _named_pin(section, [text or "", json.dumps([common["extra"], new_meta])], diags)
         self.store.put("p", fingerprint, {
             "content": None if text is None else _encode_edit(content, text),
             "body_start": page.body_start, "body_line": page.body_line,
             "line_delta": page.line_delta, "title": page.title, "meta": new_meta,
-            "removed": removed, "extra": extra, "pin": commit if pinned else None,
-            "diagnostics": [[d.source, d.path, d.line, d.code, d.message, d.severity.value]
-                            for d in diags],
-            "assets": added})
+            "pin": pin, **common})
 
     def _replay_prepared(self, section: Section, page: Page, record: dict[str, Any]) -> None:
         ctx = self.ctx
@@ -351,12 +366,8 @@ class TransformMemo:
         page.title = record["title"]
         if record["meta"] is not None:
             page.meta = _revive(record["meta"])
-        for key in record["removed"]:
-            page.extra.pop(key, None)
-        page.extra.update(_revive(record["extra"]))
-        for source, path, line, code, message, severity in record["diagnostics"]:
-            ctx.sections[source].diagnostics.append(
-                Diagnostic(source, path, line, code, message, Severity(severity)))
+        for diagnostic in _restore(page, record):
+            ctx.sections[diagnostic.source].diagnostics.append(diagnostic)
         for name, rel in record["assets"]:
             where = ctx.sections[name]
             if rel not in where.assets:
@@ -432,40 +443,15 @@ class TransformMemo:
     def _run(self, section: Section, page: Page, fingerprint: str | None
              ) -> tuple[list[Diagnostic], list[tuple[str, str]]]:
         ctx = self.ctx
-        try:
-            before = {k: plain(v) for k, v in page.extra.items()}
-        except Unkeyable:
-            fingerprint = None
-            before = {}
-        counts = {name: len(s.diagnostics) for name, s in ctx.sections.items()}
-        known = {name: set(s.assets) for name, s in ctx.sections.items()}
         prepared = page.content
-        self.memoized(page=page, ctx=ctx)
-        diags = [d for name, s in ctx.sections.items() for d in s.diagnostics[counts[name]:]]
-        added = [(name, rel) for name, s in ctx.sections.items()
-                 for rel in s.assets if rel not in known[name]]
-        if fingerprint is None:
+        diags, added, common = self._recorded(page, lambda: self.memoized(page=page, ctx=ctx),
+                                              fingerprint is not None)
+        if fingerprint is None or common is None:
             return diags, added
-        removed = [k for k in before if k not in page.extra]
-        try:
-            changed = {k: v for k, v in page.extra.items()
-                       if k not in before or plain(v) != before[k]}
-            extra = _json_extra(changed)
-        except (Unkeyable, TypeError, ValueError):
-            return diags, added  # not JSON data (a tuple, an object): not replayable as is
-        commit = _pin(section)
-        # the output names the pin (an engine that writes permalinks into the text, as MkDocs'
-        # does, or a diagnostic "... at abc1234"): replayed at that pin only
-        pinned = commit is not None and (
-            commit[:7] in page.content or commit[:7] in json.dumps(extra)
-            or any(commit[:7] in d.message for d in diags))
+        pin = _named_pin(section, [page.content, json.dumps(common["extra"])], diags)
         self.store.put("t", fingerprint, {
             "content": _encode_edit(prepared, page.content), "body_start": page.body_start,
-            "title": page.title,
-            "removed": removed, "extra": extra, "pin": commit if pinned else None,
-            "diagnostics": [[d.source, d.path, d.line, d.code, d.message, d.severity.value]
-                            for d in diags],
-            "assets": added})
+            "title": page.title, "pin": pin, **common})
         return diags, added
 
     def _replay(self, page: Page, record: dict[str, Any]
@@ -473,12 +459,28 @@ class TransformMemo:
         page.content = _apply_edit(page.content, record["content"])
         page.body_start = record["body_start"]
         page.title = record["title"]
-        for key in record["removed"]:
-            page.extra.pop(key, None)
-        page.extra.update(_revive(record["extra"]))
-        diags = [Diagnostic(source, path, line, code, message, Severity(severity))
-                 for source, path, line, code, message, severity in record["diagnostics"]]
-        return diags, [(name, rel) for name, rel in record["assets"]]
+        return _restore(page, record), [(name, rel) for name, rel in record["assets"]]
+
+
+def _restore(page: Page, record: dict[str, Any]) -> list[Diagnostic]:
+    """Put back the part of a record every step has (see ``TransformMemo._recorded``): the
+    page's ``extra`` as the step left it; returns the step's diagnostics."""
+    for key in record["removed"]:
+        page.extra.pop(key, None)
+    page.extra.update(_revive(record["extra"]))
+    return [Diagnostic(source, path, line, code, message, Severity(severity))
+            for source, path, line, code, message, severity in record["diagnostics"]]
+
+
+def _named_pin(section: Section, texts: list[str], diags: list[Diagnostic]) -> str | None:
+    """The pinned commit when a step's output names it (an engine that writes permalinks into
+    the text, as MkDocs' does, or a diagnostic "... at abc1234"): its record is replayed at
+    that pin only; else None."""
+    commit = _pin(section)
+    if commit is not None and (any(commit[:7] in text for text in texts)
+                               or any(commit[:7] in d.message for d in diags)):
+        return commit
+    return None
 
 
 def _pin(section: Section) -> str | None:
