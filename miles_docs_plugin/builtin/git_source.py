@@ -23,6 +23,8 @@ from ..core.model import Checkout, EntryKind
 from ..core.source.cache import Cache, Manifest, tree_from_manifest
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..core.config import SourceConfig
     from ..core.context import BuildContext
     from ..core.source.lock import LockEntry
@@ -263,7 +265,7 @@ def checkout_from(tmp: Path, source: SourceConfig, commit: str, base_files: Path
         return _checkout(repo, tmp, source, manifest)
     # The changed blobs come over the network while the unchanged files are put in place
     # (fetching is mostly waiting for the server; reusing is hashing).
-    fetching = _Fetch(repo, source, commit, list(need)) if need else None
+    fetching = _fetch_blobs(repo, source, commit, list(need)) if need else None
     old_root, new_root = os.fspath(base_files), os.fspath(files)
     made: set[str] = set()
     late: dict[str, list[tuple[str, str]]] = {}  #: changed or missing in the old checkout
@@ -275,9 +277,9 @@ def checkout_from(tmp: Path, source: SourceConfig, commit: str, base_files: Path
             verified[path] = (oid, data if is_page(path) else None)
     try:
         if fetching is not None:
-            fetching.wait()
+            fetching()
         if any(oid not in need for oid in late):
-            _Fetch(repo, source, commit, [oid for oid in late if oid not in need]).wait()
+            _fetch_blobs(repo, source, commit, [oid for oid in late if oid not in need])()
     except GitError as exc:
         if exc.no_space:
             raise
@@ -301,33 +303,19 @@ def checkout_from(tmp: Path, source: SourceConfig, commit: str, base_files: Path
     return manifest
 
 
-class _Fetch:
-    """The blobs ``oids`` fetched by id into ``repo`` in a thread (git does the work; the
-    thread waits for it), as git's own partial-clone fetch asks for them."""
+def _fetch_blobs(repo: Path, source: SourceConfig, commit: str,
+                 oids: list[str]) -> Callable[[], object]:
+    """Fetch the blobs ``oids`` by id into ``repo`` in a thread (git does the work; the thread
+    waits for it), as git's own partial-clone fetch asks for them; the function returned
+    waits for it (and raises its GitError)."""
+    from ..core.background import in_background
+    from ..core.source.git import run_git
 
-    def __init__(self, repo: Path, source: SourceConfig, commit: str, oids: list[str]) -> None:
-        import threading
-
-        self.error: BaseException | None = None
-        self.args = ["-c", "fetch.negotiationAlgorithm=noop", "-c", "maintenance.auto=false",
-                     "fetch", "--quiet", "--no-tags", "--no-write-fetch-head",
-                     "--recurse-submodules=no", "--filter=blob:none", "origin", *oids]
-        self.repo, self.what = repo, f"fetching {_name(source, commit)}"
-        self.thread = threading.Thread(target=self._run, name="miles-docs-fetch", daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        from ..core.source.git import run_git
-
-        try:
-            run_git(self.args, cwd=self.repo, what=self.what)
-        except BaseException as exc:  # handed to the caller by wait()
-            self.error = exc
-
-    def wait(self) -> None:
-        self.thread.join()
-        if self.error is not None:
-            raise self.error
+    args = ["-c", "fetch.negotiationAlgorithm=noop", "-c", "maintenance.auto=false",
+            "fetch", "--quiet", "--no-tags", "--no-write-fetch-head",
+            "--recurse-submodules=no", "--filter=blob:none", "origin", *oids]
+    what = f"fetching {_name(source, commit)}"
+    return in_background(lambda: run_git(args, cwd=repo, what=what), "miles-docs-fetch")
 
 
 def _fill(tmp: Path, source: SourceConfig, commit: str, cache: Cache,

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+from .background import in_background
 from .collect.collect import verify_entry
 from .collect.landing import add_placeholder, finish
 from .config import Config, SourceConfig
@@ -121,32 +122,6 @@ def _in_parallel(config: Config, job: Callable[[SourceConfig], T]) -> dict[str, 
         return {name: f.result() for name, f in futures.items()}
 
 
-def _in_background(job: Callable[[], T]) -> Callable[[], T]:
-    """Start ``job`` in a thread; the function returned waits for its result (or raises what
-    it raised)."""
-    import threading
-
-    box: list[Any] = []
-
-    def run() -> None:
-        try:
-            box.append((True, job()))
-        except BaseException as exc:  # handed to the caller below
-            box.append((False, exc))
-
-    thread = threading.Thread(target=run, name="miles-docs-load", daemon=True)
-    thread.start()
-
-    def result() -> T:
-        thread.join()
-        ok, value = box[0]
-        if not ok:
-            raise value
-        return value  # type: ignore[no-any-return]
-
-    return result
-
-
 def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
           plugins: Iterable[Any] = (), progress: Callable[[str], None] | None = None,
           use_scan_cache: bool = True) -> BuildResult:
@@ -174,7 +149,7 @@ def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
     site = hashlib.sha256(str(config.config_file or config.base_dir).encode()).hexdigest()[:12]
     scans = None
     if writable:  # read (and checked) while the sources are fetched, which is mostly waiting
-        scans = _in_background(
+        scans = in_background(
             lambda: ScanCache(cache.root / "scans" / f"{engine.name}-{site}.json"))
     sections = _in_parallel(config, collect_source)
     timings["fetch"] = time.perf_counter() - t0
