@@ -349,17 +349,15 @@ def mdp_fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext) ->
 
                 ctx.progress(f"fetching {_name(source, commit)}")
                 try:
-                    cache.populate(source.url, commit, source.docs_dir,
-                                   lambda tmp: _fill(tmp, source, commit, cache, verified))
+                    found = cache.populate(
+                        source.url, commit, source.docs_dir,
+                        lambda tmp: _fill(tmp, source, commit, cache, verified))
                 except GitError as exc:
                     raise FetchError(
                         f"cannot fetch {_name(source, commit)}: {exc.message}",
                         hint=exc.hint if exc.no_space else
                         "check that the repository is reachable and the commit exists "
                         f"(`miles-docs update {source.name}` moves the pin)") from None
-                found = cache.load(source.url, commit, source.docs_dir)
-        if found is None:  # pragma: no cover - populate() either succeeds or raises
-            raise FetchError(f"the cache entry for {_name(source, commit)} vanished")
     files, manifest = found
     return Checkout(source=source, root=files, tree=tree_from_manifest(manifest), commit=commit,
                     commit_date=manifest.commit_date, cached=cached, local=False,

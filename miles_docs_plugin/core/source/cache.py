@@ -313,8 +313,9 @@ class Cache:
             os.close(fd)
 
     def populate(self, url: RepoUrl, commit: str, docs_dir: str,
-                 fill: Callable[[Path], Manifest]) -> None:
-        """Create the entry: ``fill(tmp)`` writes ``tmp/files`` and returns the manifest.
+                 fill: Callable[[Path], Manifest]) -> tuple[Path, Manifest]:
+        """Create the entry: ``fill(tmp)`` writes ``tmp/files`` and returns the manifest;
+        returns what :meth:`load` would then read (the entry's files and its manifest).
 
         Call with :meth:`locked` held.
         """
@@ -331,6 +332,7 @@ class Cache:
             if final.exists():
                 self.discard(final)
             os.replace(tmp, final)
+            return final / "files", manifest
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
