@@ -398,3 +398,61 @@ def test_paragraphs_of_plain_links_scan_as_the_reference_does(
         except AssertionError as error:
             raise AssertionError(f"seed {seed}: {text!r}") from error
     assert asked > 1500 and asked - stepped > asked // 4, (asked, stepped)
+
+
+# -- HTML blocks read without markdown-it -----------------------------------------------------
+
+_HTML_LINES = ['<p align="center">', '<P>', "</p>", '<div id="d">', "<div>", "</div>",
+               '  <img src="i.png" width="320">', '<a href="a.md" name="n">x</a>', "<br>",
+               '<span id="s">', "<table>", "<td>", "| <b>x</b> | y |", "|---|---|",
+               "<pre>", "</pre>", "<!-- c", "-->", "<?x ?>", '<img src="j.png">',
+               "<custom-tag>", "<details>", "<summary>s</summary>", "text [l](l.md)",
+               "  ", "\t", "", "", "", "    <p>", "# H", "<section id='sec'>"]
+#: Pages of HTML lines and a few others: blocks that start at a rest point with every type of
+#: opener, blank lines of spaces or tabs inside, pipes, ids, links.
+HTML_PAGES = st.lists(st.sampled_from(_HTML_LINES), min_size=1, max_size=20).map(
+    lambda lines: "\n".join(lines) + "\n")
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(HTML_PAGES)
+@example('<p id="b">\n  \n<a href="x.md">\n</p>\n\n<div id="a">\n')
+@example('<div id="z">\n\n[a](a.md)\n\n<p id="y">\n<img src="i.png">\n</p>\n')
+def test_generated_html_blocks_scan_as_the_reference_does(text: str) -> None:
+    assert_same(text)
+
+
+def test_an_html_block_of_block_tags_is_read_without_markdown_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A block-level tag at a rest point opens an HTML block that ends at the next blank
+    line: read by the scan itself, it reports what markdown-it's token would (links and ids,
+    in page order with the ids of what is parsed)."""
+    from miles_docs_plugin.core.transform import markdown
+
+    text = ("# T\n\nSee [a](a.md).\n\n<p align=\"center\">\n  <img src=\"i.png\" width=\"320\">\n"
+            "  <a href=\"b.md\" id=\"one\">b</a>\n</p>\n\n<div id=\"two\">\n\nx\n")
+    parses: list[str] = []
+    real = markdown.parser
+
+    def spy(source: str | None = None) -> object:
+        parses.append(source or "")
+        return real(source)
+
+    monkeypatch.setattr(markdown, "parser", spy)
+    fast = scan(text, line_offset=2)
+    assert parses == []
+    assert [(link.kind, link.dest, link.line) for link in fast.links] == [
+        ("inline", "a.md", 5), ("html", "i.png", 8), ("html", "b.md", 9)]
+    assert [(found.value, found.line) for found in fast.ids] == [("one", 9), ("two", 12)]
+    monkeypatch.setattr(markdown, "parser", real)
+    assert_same(text)
+    # a pipe in the first line (a table may start there), a blank line of spaces inside, or
+    # an HTML block of another type: left to markdown-it
+    for other in ("<p> | <a href=\"x.md\">a</a> |\n|---|\n", "<p>\n \n<img src=\"i.png\">\n",
+                  "<pre>\n<img src=\"i.png\">\n</pre>\n", "<custom-tag>\n<img src=\"i.png\">\n"):
+        parses.clear()
+        monkeypatch.setattr(markdown, "parser", spy)
+        scan("[a](a.md)\n\n" + other)
+        monkeypatch.setattr(markdown, "parser", real)
+        assert parses, other
+        assert_same("[a](a.md)\n\n" + other)

@@ -36,8 +36,6 @@ _PLAIN_DESTINATION_RE = re.compile(r"[^\x00-\x20()\\&<\x7f]+")
 _MAY_BE_TAG_RE = re.compile(r"<(?:[A-Za-z!?/]|[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\-]+@)")
 #: The characters markdown-it's ``escape`` rule takes with the backslash (and a line break).
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~\n")
-#: What only :class:`_Reader` reads: a code span, an escape, HTML or an autolink.
-_READER_ONLY_RE = re.compile(r"[`\\<]")
 #: An inline link or image whose label holds no bracket and whose destination markdown-it
 #: reads as it is, right up to the ")" (no space, no title).
 _SIMPLE_LINK_RE = re.compile(r"\[[^\[\]]*\]\(([^\x00-\x20()\\&<\x7f]+)\)")
@@ -61,7 +59,8 @@ def find_links(content: str, references: bool) -> list[Found] | None:
     ``references``: the page has reference definitions (a bracket may then be a reference
     link, which this reader leaves to markdown-it).
     """
-    if _READER_ONLY_RE.search(content) is None:
+    if "`" not in content and "\\" not in content and "<" not in content:
+        # (three ``in`` tests: a character class searched with ``re`` is ten times slower)
         # No code span, escape, HTML or autolink: when every bracket belongs to a simple
         # link (no bracket in its label, a plain destination right before ")"), markdown-it
         # reads each of them as that link, and nothing else as one.

@@ -325,6 +325,10 @@ class _Collector:
         first, last = token.map
         start = self.page.starts[first]
         end = self.page.starts[last] if last < len(self.page.starts) else len(self.page.text)
+        self.html_lines(start, end)
+
+    def html_lines(self, start: int, end: int) -> None:
+        """Report the links and ids of the HTML block that is ``text[start:end]``."""
         block = self.page.text[start:end]
         if RAW_BLOCK_RE.match(block) or (
                 not self.reference and not _html_yields(block, 0, len(block))):
@@ -993,7 +997,11 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
     break, or a list whose items are one paragraph each, and :mod:`.inline_links` reads their
     links, report them and return True; else report nothing."""
     end = a + len(text[a:b].rstrip(" \t\n"))
-    if end == a or text.find("\n\n", a, end) >= 0 or text.find("\x00", a, b) >= 0:
+    if end == a or text.find("\x00", a, b) >= 0:
+        return False
+    if text[a] == "<":
+        return _html_part(text, a, end, collector)
+    if text.find("\n\n", a, end) >= 0:
         return False
     #: the lines of each paragraph: (start, end) of the text markdown-it gives it
     paragraphs: list[list[tuple[int, int]]] = []
@@ -1041,6 +1049,32 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
     for link in found:
         link.line = line_of(link.start) + first  # collector.line
     collector.result.links.extend(found)
+    return True
+
+
+#: A line of spaces and tabs only, from the newline before it (markdown-it's ``isEmpty``).
+_BLANK_LINE_RE = lazy_re(r"\n[ \t]*\n")
+
+
+def _html_part(text: str, a: int, end: int, collector: _Collector) -> bool:
+    """If the part ``text[a:end]`` (between two rest points, so at column 0 with nothing open)
+    is one HTML block of type 6 (a block-level tag; it ends at the next blank line, and the
+    part has none), report what markdown-it's ``html_block`` token would yield and return
+    True; else report nothing. Its first line holds no "|": the ``table`` rule, tried
+    before ``html_block``, needs one there."""
+    from markdown_it.rules_block.html_block import HTML_SEQUENCES
+
+    line_end = text.find("\n", a, end)
+    first = text[a:end] if line_end < 0 else text[a:line_end]
+    if "|" in first or _BLANK_LINE_RE.search(text, a, end) is not None:
+        return False
+    for open_re, _, _ in HTML_SEQUENCES[:5]:
+        if open_re.search(first):
+            return False  # types 1 to 5 end at a closing sequence, not at a blank line
+    if not HTML_SEQUENCES[5][0].search(first):
+        return False  # type 7 (any other tag alone on its line) is left to markdown-it
+    stop = text.find("\n", end)  # the block takes its last line's newline
+    collector.html_lines(a, len(text) if stop < 0 else stop + 1)
     return True
 
 
@@ -1241,6 +1275,9 @@ def scan(text: str, *, line_offset: int = 0, reference: bool = False) -> ScanRes
     if not reference and headings:
         collector.result.headings.extend(headings)
         collector.result.headings.sort(key=lambda heading: heading.line)
+    if not reference and len(collector.result.ids) > 1:
+        # ids of the HTML blocks read here come before the parsed ones: page order again
+        collector.result.ids.sort(key=lambda found: found.line)
     collector.result.links.sort(key=lambda link: link.start)
     return collector.result
 
