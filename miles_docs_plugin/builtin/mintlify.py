@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .. import hookimpl
 from ..core.patterns import lazy_re
@@ -27,23 +27,28 @@ SCHEME_RE = lazy_re(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
 def site_config(section: Section, ctx: BuildContext) -> dict[str, Any] | None:
     """The parsed ``docs.json`` (or ``mint.json``) of a source, or None (once per build)."""
-    key = f"mintlify-config:{section.source.name}"
-    if key not in ctx.memo:
-        config = None
-        for name in CONFIG_FILES:
-            repo_path = section.repo_path(name)
-            if section.checkout.tree.kind(repo_path) != "blob":
-                continue
-            try:
-                data = json.loads((section.checkout.root / repo_path).read_text("utf-8"))
-            except (OSError, ValueError):
-                continue
-            if isinstance(data, dict):
-                config = data
-                break
-        ctx.memo[key] = config
-    value = ctx.memo[key]
-    return value if isinstance(value, dict) else None
+    # one memo entry for every source: asked for every link of every page
+    configs = cast("dict[str, dict[str, Any] | None] | None", ctx.memo.get("mintlify-config"))
+    source = section.source.name
+    if configs is None:
+        configs = {}
+        ctx.memo["mintlify-config"] = configs
+    elif source in configs:
+        return configs[source]
+    config = None
+    for name in CONFIG_FILES:
+        repo_path = section.repo_path(name)
+        if section.checkout.tree.kind(repo_path) != "blob":
+            continue
+        try:
+            data = json.loads((section.checkout.root / repo_path).read_text("utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict):
+            config = data
+            break
+    configs[source] = config
+    return config
 
 
 @hookimpl

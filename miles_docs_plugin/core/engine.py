@@ -125,7 +125,10 @@ class Engine:
         decodes the path, so ``a%23b.md`` is the file ``a#b.md``). The anchor, if any, is
         appended by the caller.
         """
-        rel = relative_path(to_doc, posixpath.dirname(from_doc))
+        folder = from_doc.rpartition("/")[0]  # posixpath.dirname of a relative, normalized path
+        if folder.endswith("/") or from_doc.startswith("/"):
+            folder = posixpath.dirname(from_doc)
+        rel = relative_path(to_doc, folder)
         if "%" in rel or "#" in rel or "?" in rel:
             return re.sub(r"[%#?]", lambda m: f"%{ord(m.group()):02X}", rel)
         return rel
@@ -199,10 +202,15 @@ def relative_path(path: str, start: str) -> str:
     """``posixpath.relpath(path, start or ".")`` without its two ``abspath`` calls (a
     ``getcwd`` each), for the docs paths of the contract (relative, normalized); any other
     path goes to ``posixpath.relpath``. Called for every internal link of every page."""
+    if start == ".":
+        start = ""
+    # an empty, "." or ".." part in either: the general case (looked for in "/path/" and
+    # "/start/", cheaper than six scans of the split lists)
+    for text in (f"/{path}/", f"/{start}/" if start else "/"):
+        if "//" in text or "/./" in text or "/../" in text:
+            return posixpath.relpath(path, start or ".")
     to = path.split("/")
-    base = start.split("/") if start and start != "." else []
-    if "" in to or "." in to or ".." in to or "" in base or "." in base or ".." in base:
-        return posixpath.relpath(path, start or ".")
+    base = start.split("/") if start else []
     common = 0
     for a, b in zip(to, base, strict=False):
         if a != b:

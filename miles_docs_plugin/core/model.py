@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import posixpath
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -393,7 +392,12 @@ class Section(Record):
     def host_path(self, path: str) -> str:
         """Path of an upstream page or asset in the host docs tree (``diffusion/x.md``)."""
         page = self.pages.get(path)
-        return posixpath.join(self.mount, page.dest if page else path)
+        rel = page.dest if page else path
+        mount = self.source.mount
+        # posixpath.join(mount, rel), without its type checks (called for every link)
+        if not mount or rel.startswith("/"):
+            return rel
+        return mount + rel if mount.endswith("/") else f"{mount}/{rel}"
 
     def repo_path(self, path: str) -> str:
         return docs_prefix(self.source.docs_dir) + path if path else self.source.docs_dir

@@ -19,7 +19,7 @@ def split_url(url: str) -> tuple[str, str, str | None]:
     query = ""
     if "?" in url:
         url, query = url.split("?", 1)
-    return unquote(url), query, fragment
+    return (unquote(url) if "%" in url else url), query, fragment
 
 
 def find_page(section: Section, rel: str) -> str | None:
