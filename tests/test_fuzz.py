@@ -83,6 +83,19 @@ def test_relative_links_are_what_posixpath_relpath_gives(path: str, start: str) 
         assert relative_path(path, start) == posixpath.relpath(path, start or ".")
 
 
+HEADING_TEXT = st.text(st.sampled_from(list("aZ09 _-.é\t\u00a0\x1c\u00df\u00b2")), max_size=12)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(HEADING_TEXT, st.sampled_from(["-", "_"]))
+def test_the_mkdocs_slug_fast_path_is_python_markdowns_slugify(text: str, sep: str) -> None:
+    from markdown.extensions.toc import slugify
+
+    from miles_docs_plugin.mkdocs_plugin.engine import _words_slugify
+
+    assert _words_slugify(text, sep) == slugify(text, sep)
+
+
 @settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(PAGE_BYTES, PAGE_BYTES)
