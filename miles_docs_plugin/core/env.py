@@ -43,3 +43,22 @@ def env_seconds(name: str, default: float, env: Mapping[str, str] | None = None)
         raise ConfigError(f"{name}={raw!r} is not a duration", where="environment",
                           hint=f"write seconds or a unit, e.g. {name}=600 or {name}=10m")
     return float(m.group(1)) * _UNITS[m.group(2)]
+
+
+def distribution_version(name: str) -> str:
+    """The installed version of distribution ``name`` ("?" when it is not installed).
+
+    Read from the ``Version:`` line of its metadata's header: ``importlib.metadata.version``
+    parses the whole file (markdown-it-py's holds its README) as an e-mail message.
+    """
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        dist = distribution(name)
+    except PackageNotFoundError:
+        return "?"
+    header = (dist.read_text("METADATA") or dist.read_text("PKG-INFO") or "").partition("\n\n")[0]
+    for line in header.splitlines():
+        if line.startswith("Version:"):
+            return line[len("Version:"):].strip()
+    return str(dist.version)

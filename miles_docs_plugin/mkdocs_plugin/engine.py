@@ -16,6 +16,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
 
 from ..core.engine import Engine
+from ..core.env import distribution_version
 from ..core.patterns import lazy_re
 from ..core.transform.anchors import PageSlugger
 from ..core.transform.blocks import (
@@ -79,14 +80,9 @@ class MkDocsEngine(Engine):
         if not self._default_slugify or not isinstance(self._separator, str):
             return None
         import json
-        from importlib.metadata import PackageNotFoundError, version
 
-        versions: list[str | None] = []
-        for dist in ("mkdocs", "markdown", "pymdown-extensions"):
-            try:
-                versions.append(version(dist))
-            except PackageNotFoundError:
-                versions.append(None)
+        versions = [distribution_version(dist)
+                    for dist in ("mkdocs", "markdown", "pymdown-extensions")]
         return json.dumps([type(self).__module__, type(self).__qualname__, versions,
                            self.use_directory_urls, self._separator, sorted(self.features),
                            sorted(self.host_pages or ())])

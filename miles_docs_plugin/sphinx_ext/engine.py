@@ -9,6 +9,7 @@ from collections.abc import Callable
 from sphinx.application import Sphinx
 
 from ..core.engine import Engine, relative_path
+from ..core.env import distribution_version
 from ..core.transform.anchors import PageSlugger
 from ..core.transform.blocks import (
     CALLOUTS,
@@ -86,18 +87,13 @@ class SphinxEngine(Engine):
 
     def memo_key(self) -> str | None:
         import json
-        from importlib.metadata import PackageNotFoundError, version
 
         config = self.app.config
         func = getattr(config, "myst_heading_slug_func", None)
         if func is not None and not isinstance(func, str):
             return None  # a function of the host's: its behaviour has no key
-        versions: list[str | None] = []
-        for dist in ("sphinx", "myst-parser", "pygments", "sphinx-design"):
-            try:
-                versions.append(version(dist))
-            except PackageNotFoundError:
-                versions.append(None)
+        versions = [distribution_version(dist)
+                    for dist in ("sphinx", "myst-parser", "pygments", "sphinx-design")]
         builder = self.app.builder
         return json.dumps([type(self).__module__, type(self).__qualname__, versions,
                            builder.name if builder is not None else None,

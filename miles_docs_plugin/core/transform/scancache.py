@@ -29,6 +29,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..env import distribution_version
 from .markdown import SCANNER_VERSION, Heading, HtmlId, LinkRef, ScanResult
 
 T = TypeVar("T")
@@ -63,25 +64,6 @@ def source_digest(package: Path) -> str:
 
 def version_key(scanner: str, markdown_it: str, source: str) -> str:
     return f"{scanner}:{markdown_it}:{source}"
-
-
-def distribution_version(name: str) -> str:
-    """The installed version of distribution ``name`` ("?" when it is not installed).
-
-    Read from the ``Version:`` line of its metadata's header: ``importlib.metadata.version``
-    parses the whole file (markdown-it-py's holds its README) as an e-mail message.
-    """
-    from importlib.metadata import PackageNotFoundError, distribution
-
-    try:
-        dist = distribution(name)
-    except PackageNotFoundError:
-        return "?"
-    header = (dist.read_text("METADATA") or dist.read_text("PKG-INFO") or "").partition("\n\n")[0]
-    for line in header.splitlines():
-        if line.startswith("Version:"):
-            return line[len("Version:"):].strip()
-    return str(dist.version)
 
 
 @functools.lru_cache(maxsize=1)
