@@ -209,3 +209,25 @@ def test_every_link_is_rewritten_external_or_reported(tmp_path: Path, text: str)
             assert line in reported, (dest, line)
         if isinstance(target, ExternalTarget):
             assert f"({dest})" in out or f"<{dest}>" in out
+
+
+def test_every_page_is_scanned_before_the_first_is_transformed(tmp_path: Path) -> None:
+    """The pipeline scans the pages to transform in one pass (the scanner's code stays hot),
+    and the link rules then use those scans: a page's own, and its link targets' anchors."""
+    wc = tmp_path / "wc"
+    for i in range(4):
+        write(wc / "docs" / f"p{i}.md", f"# P{i}\n\nSee [next](p{(i + 1) % 4}.md#p{i + 1}).\n")
+    config = parse_config({"sources": [{"name": "s", "repo": "https://github.com/o/r.git",
+                                        "local": str(wc)}]}, base_dir=tmp_path, env={})
+    seen: list[list[bool]] = []
+
+    class First:
+        @hookimpl(tryfirst=True)
+        def mdp_transform_page(self, page: object, ctx: object) -> None:
+            sections = ctx.sections.values()  # type: ignore[attr-defined]
+            seen.append([p.scan is not None for s in sections for p in s.pages.values()
+                         if not p.extra.get("generated")])  # not the section's placeholder
+
+    result = build(config, Engine(), plugins=[First()], use_scan_cache=False)
+    assert seen[0] == [True] * 4
+    assert "p2.md#p2" in result.sections["s"].pages["p1.md"].content

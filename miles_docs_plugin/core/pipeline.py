@@ -174,6 +174,7 @@ def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
     else:
         for _section, page in upstream_pages:
             hooks.prepare_page(page, ctx)
+        ctx.scan_all(page for _section, page in upstream_pages)
         for _section, page in upstream_pages:
             hooks.transform_page(page, ctx)
     timings["transform"] = time.perf_counter() - t1

@@ -411,6 +411,7 @@ class TransformMemo:
         diags: list[list[Diagnostic]] = [[] for _ in pages]
         assets: list[list[tuple[str, str]]] = [[] for _ in pages]
         # pages that changed first, while the others still hold the text their anchors come from
+        ctx.scan_all(page for i, (_section, page) in enumerate(pages) if i not in records)
         for i, (section, page) in enumerate(pages):
             if i not in records:
                 diags[i], assets[i] = self._run(section, page, fingerprints[i])
