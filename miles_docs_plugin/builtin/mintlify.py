@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
 from ..core.patterns import lazy_re
@@ -28,13 +28,13 @@ SCHEME_RE = lazy_re(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 def site_config(section: Section, ctx: BuildContext) -> dict[str, Any] | None:
     """The parsed ``docs.json`` (or ``mint.json``) of a source, or None (once per build)."""
     # one memo entry for every source: asked for every link of every page
-    configs = cast("dict[str, dict[str, Any] | None] | None", ctx.memo.get("mintlify-config"))
+    configs = ctx.memo.get("mintlify-config")
     source = section.source.name
-    if configs is None:
-        configs = {}
-        ctx.memo["mintlify-config"] = configs
+    if not isinstance(configs, dict):
+        configs = ctx.memo["mintlify-config"] = {}
     elif source in configs:
-        return configs[source]
+        found: dict[str, Any] | None = configs[source]
+        return found
     config = None
     for name in CONFIG_FILES:
         repo_path = section.repo_path(name)
