@@ -856,12 +856,15 @@ def _plain_heading(match: re.Match[str], line: int) -> Heading | None:
     rules, when the text holds nothing but plain text and code spans), or None."""
     content = match.group(2) or ""
     end = len(content.rstrip(" \t"))
-    closing = len(content[:end].rstrip("#"))
-    if closing and content[closing - 1] in " \t":
-        end = closing
-    elif closing == 0:
-        end = 0  # only a closing sequence: "## ##" is an empty heading
-    inline = content[:end].strip()
+    if end and content[end - 1] != "#":
+        inline = content.strip()  # no closing sequence (most headings)
+    else:
+        closing = len(content[:end].rstrip("#"))
+        if closing and content[closing - 1] in " \t":
+            end = closing
+        elif closing == 0:
+            end = 0  # only a closing sequence: "## ##" is an empty heading
+        inline = content[:end].strip()
     text = _plain_inline(inline)
     return None if text is None else Heading(len(match.group(1)), text, line, inline)
 
@@ -869,6 +872,8 @@ def _plain_heading(match: re.Match[str], line: int) -> Heading | None:
 def _plain_inline(content: str) -> str | None:
     """The plain text of one line of inline content that holds only text and code spans (as
     markdown-it's ``backticks`` rule reads them), or None if it may hold anything else."""
+    if "`" not in content:  # no code span (most headings)
+        return None if _NOT_PLAIN_RE.search(content) else content.strip()
     out: list[str] = []
     pos = 0
     n = len(content)
