@@ -102,8 +102,7 @@ class BuildContext(Record):
         scan and its link targets' (for their anchors), a cold 1,000-page build's scans and
         rewrites took 10% longer. The transform then finds every page's scan."""
         for page in pages:
-            if page.scan is None:
-                self.scan(page)
+            self.scan(page)  # a page already scanned keeps its scan
 
     def scan_text(self, body: str, line_offset: int) -> ScanResult:
         """The scan of a page body (through the build's scan cache)."""

@@ -1,4 +1,5 @@
-"""Environment variables, read and checked where they are used.
+"""What a build reads from its environment: variables, and the installed distributions'
+versions (which caches and memo keys depend on).
 
 Nothing is read at import time: a bad value is a one-line :class:`ConfigError` naming the
 variable, raised by the command or build that needs it, never a traceback on import.
