@@ -593,7 +593,7 @@ class Bench:
         from miles_docs_plugin import hookimpl
         from miles_docs_plugin.builtin import links
         from miles_docs_plugin.core.config import load_config
-        from miles_docs_plugin.core.pipeline import build
+        from miles_docs_plugin.core.pipeline import build, gc_paused
         from miles_docs_plugin.core.transform.scancache import ScanCache
         from miles_docs_plugin.mkdocs_plugin import MkDocsEngine
 
@@ -627,9 +627,10 @@ class Bench:
             ctx._anchors.clear()
             ctx.scans = scans
             t0, c0 = time.perf_counter(), time.process_time()
-            ctx.scan_all(pages)  # as the pipeline does before the first page's transform
-            for p in pages:
-                links.mdp_transform_page(page=p, ctx=ctx)
+            with gc_paused():  # as the pipeline runs its transform step
+                ctx.scan_all(pages)  # as the pipeline does before the first page's transform
+                for p in pages:
+                    links.mdp_transform_page(page=p, ctx=ctx)
             cpu_t.append(time.process_time() - c0)
             return time.perf_counter() - t0, {(p.source, p.path): p.content for p in pages}
 

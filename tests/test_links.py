@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -231,3 +232,85 @@ def test_every_page_is_scanned_before_the_first_is_transformed(tmp_path: Path) -
     result = build(config, Engine(), plugins=[First()], use_scan_cache=False)
     assert seen[0] == [True] * 4
     assert "p2.md#p2" in result.sections["s"].pages["p1.md"].content
+
+
+def test_pages_are_prepared_and_transformed_with_the_cycle_collector_paused(
+        tmp_path: Path) -> None:
+    """The step allocates a few objects per link and heading and forms no cycles: the
+    collector is held off during it (its passes would walk the host engine's whole heap),
+    on again afterwards, and left off if it was off."""
+    import gc
+
+    wc = tmp_path / "wc"
+    write(wc / "docs" / "index.md", "# Home\n\n[a](a.md)\n")
+    write(wc / "docs" / "a.md", "# A\n")
+    config = parse_config({"sources": [{"name": "s", "repo": "https://github.com/o/r.git",
+                                        "local": str(wc)}]}, base_dir=tmp_path, env={})
+    during: list[bool] = []
+
+    class Watch:
+        @hookimpl
+        def mdp_prepare_page(self, page: object, ctx: object) -> None:
+            during.append(gc.isenabled())
+
+        @hookimpl
+        def mdp_transform_page(self, page: object, ctx: object) -> None:
+            during.append(gc.isenabled())
+
+    assert gc.isenabled()
+    build(config, Engine(), plugins=[Watch()], use_scan_cache=False)
+    assert during == [False] * 4 and gc.isenabled()
+    gc.disable()
+    try:
+        build(config, Engine(), plugins=[Watch()], use_scan_cache=False)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize("kept", [False, True], ids=["throwaway", "kept-cache"])
+def test_scanning_and_rewriting_pages_leaves_no_reference_cycles(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept: bool) -> None:
+    """What the collector would have found during the paused step (run at its end): nothing,
+    on pages with every kind of link, code spans and headings (a cycle per inline reader once
+    went unnoticed there); with a kept cache, in a first build and in one that replays it."""
+    import gc
+    from contextlib import contextmanager
+    from textwrap import dedent
+
+    from miles_docs_plugin.core import pipeline
+
+    files = {path: dedent(text).lstrip("\n") if isinstance(text, str) else text
+             for path, text in PAGES.items()}
+    files["docs/code.md"] = ("# Code\n\nRun `x` then [setup](guide/setup.md) and ``a ` b`` "
+                             "[home](index.md#home).\n")
+    up = tmp_path / "up"
+    commit = make_repo(up, files)
+    write(tmp_path / "miles-docs.lock", lock_text({"s": (up.as_uri(), commit)}))
+    config = parse_config({"sources": [{"name": "s", "repo": up.as_uri(),
+                                        "web_url": "https://github.com/o/r"}]},
+                          base_dir=tmp_path, env={"MILES_DOCS_CACHE": str(tmp_path / "cache")})
+
+    class Keyed(Engine):  # an engine that can say what its answers depend on
+        def memo_key(self) -> str | None:
+            return "keyed"
+
+    monkeypatch.setenv("MILES_DOCS_STATE", str(tmp_path / "state"))
+    found: list[int] = []
+    paused = pipeline.gc_paused
+
+    @contextmanager
+    def checked() -> Iterator[None]:
+        gc.collect()
+        with paused():
+            yield
+            found.append(gc.collect())
+
+    monkeypatch.setattr(pipeline, "gc_paused", checked)
+    said: list[str] = []
+    for _ in range(2 if kept else 1):
+        result = build(config, Keyed(), use_scan_cache=kept, progress=said.append)
+        assert "[setup](guide/setup.md)" in result.sections["s"].pages["code.md"].content
+    assert found == [0] * (2 if kept else 1)
+    if kept:  # the second build replayed the first one's transforms
+        assert any("prepare as in the last build" in line for line in said), said

@@ -23,7 +23,6 @@ The tests compare the result with markdown-it's on every corpus page and on gene
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 #: What the tokenizer stops at: a link or an image, a code span, an escape, HTML or an autolink.
 _TOP_RE = re.compile(r"[\[!`\\<]")
@@ -93,8 +92,7 @@ _LEGACY_BACKTICKS: bool | None = None
 
 
 class _Reader:
-    __slots__ = ("backticks", "budget", "cache", "found", "references", "runs", "scanned",
-                 "src")
+    __slots__ = ("budget", "cache", "found", "legacy", "references", "runs", "scanned", "src")
 
     def __init__(self, src: str, references: bool, legacy_backticks: bool) -> None:
         self.src = src
@@ -104,10 +102,9 @@ class _Reader:
         self.budget = 64 * len(src) + 256
         self.runs: dict[int, int] = {}  #: the older backtick cache: length -> position
         self.scanned = False  #: ... and whether it was filled to the end
-        #: markdown-it's ``backticks`` rule at a "`": the position after the code span, or
-        #: after the run when nothing closes it
-        self.backticks: Callable[[int, int], int] = (
-            self.legacy_backticks if legacy_backticks else self.current_backticks)
+        #: which of markdown-it's ``backticks`` rules reads a "`" (a flag, not a bound method
+        #: kept on the reader: that would be a reference cycle, left to the garbage collector)
+        self.legacy = legacy_backticks
 
     def tokenize(self, pos: int, end: int, depth: int) -> None:
         """markdown-it's ``tokenize`` over ``src[pos:end]``: reports what it finds."""
@@ -127,8 +124,10 @@ class _Reader:
         if c == "[" or c == "!":
             after = self.link(pos, end, depth, c == "!", report)
             return after if after > 0 else pos + 1
-        if c == "`":
-            return self.backticks(pos, end)
+        if c == "`":  # the position after the code span, or after the run if nothing closes it
+            if self.legacy:
+                return self.legacy_backticks(pos, end)
+            return self.current_backticks(pos, end)
         if c == "\\":
             return self.escape(pos, end)
         self.less_than(pos, end)
@@ -153,7 +152,7 @@ class _Reader:
         return pos + 2 if pos + 1 < end and self.src[pos + 1] in _ESCAPABLE else pos + 1
 
     def legacy_backticks(self, start: int, end: int) -> int:
-        """:meth:`backticks` as markdown-it-py 3.0 to 4.2 reads them: a closing run is
+        """:meth:`current_backticks` as markdown-it-py 3.0 to 4.2 reads them: a closing run is
         searched to the end of the source (not only to ``end``), and what the search saw is
         cached, as they do."""
         src = self.src
