@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from hosts import make_host
-from support import lock_text, make_repo, write
+from support import lock_text, make_repo, mkdocs_build, write
 
 PAGES = 8
 MEMO = "transform as in the last build"
@@ -34,7 +34,7 @@ def _build(site: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptur
 
     monkeypatch.chdir(site)
     caplog.clear()
-    with caplog.at_level(logging.INFO, logger="miles_docs"):
+    with caplog.at_level(logging.INFO, logger="mkdocs.plugins.miles-docs"):
         build(load_config(str(site / "mkdocs.yml"), site_dir=str(out)))
     return [r.getMessage() for r in caplog.records if MEMO in r.getMessage()]
 
@@ -56,6 +56,10 @@ def test_a_pin_move_replays_the_unchanged_pages_and_builds_what_a_fresh_build_bu
     assert _build(host.config, monkeypatch, caplog, tmp_path / "warm") == [
         f"miles-docs: {PAGES + 2} of {PAGES + 2} page(s) {MEMO}: not transformed again"]
     assert _html(tmp_path / "warm") == _html(tmp_path / "first")
+    # ... and `mkdocs build` says so in its log, as it says what it fetched
+    run = mkdocs_build(host.config)
+    assert run.returncode == 0, run.output
+    assert f"INFO    -  miles-docs: {PAGES + 2} of {PAGES + 2} page(s) {MEMO}" in run.output
 
     # a pin move that changes the last page: MkDocs' pages name the pin in their repository
     # permalinks, so only the page without one (index.md) is replayed

@@ -141,7 +141,8 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         installable = installable_extensions()
         engine = MkDocsEngine(config, host_pages, installable)
         try:
-            result = build(core, engine)
+            # progress (a fetch, pages replayed from the last build) in MkDocs' own log
+            result = build(core, engine, progress=log.info)
         except MilesDocsError as exc:
             raise PluginError(f"[miles-docs] {exc}") from None
         self.result = result
