@@ -422,6 +422,49 @@ def test_generated_html_blocks_scan_as_the_reference_does(text: str) -> None:
     assert_same(text)
 
 
+# Lines of tables, HTML blocks of every type, fences and what may come before and after them
+_BLOCK_LINES = ["| a | b |", "|---|---|", "| [c](c.md) | d |", "a | b", "<!-- c -->", "<!-- c",
+                "-->", "<!-- c --> | d", "```", "~~~", "```py", "<pre>", "</pre>", "<div>",
+                "</div>", '<img src="i.png">', '<a id="x"></a><!-- m -->', "<custom-tag>",
+                "text [l](l.md)", "para", "# H", "- item", "  - sub", "> quote", "[r]: /u",
+                "    <!-- indented -->", "  <!-- two -->", "", "", ""]
+BLOCK_PAGES = st.lists(st.sampled_from(_BLOCK_LINES), min_size=1, max_size=24).map(
+    lambda lines: "\n".join(lines) + "\n[end](end.md)\n\n# End\n")
+
+
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(BLOCK_PAGES)
+@example("| a | b |\n|---|---|\n<!-- c -->\n\n[x](x.md)\n")
+@example("<!-- c --> | d\n|---|---|\n<!-- c -->\n\n[x](x.md)\n")
+@example('<img src="i.png">\n```\n\n[x](x.md)\n\n```\n')
+def test_generated_tables_fences_and_html_blocks_scan_as_the_reference_does(text: str) -> None:
+    assert_same(text)
+
+
+def test_rest_points_after_a_table_or_an_html_block_of_type_7() -> None:
+    """An HTML comment or a fence after table rows or a paragraph ends them and is followed;
+    an opener inside an HTML block of type 6 or 7 that the lines since the blank line begin
+    with opens nothing. Either way the rest of the page keeps its rest points."""
+    from miles_docs_plugin.core.transform.markdown import _rest_points
+
+    def points(text: str) -> list[int]:
+        return _rest_points(text, "\n" + text)[0]
+
+    tail = "\n\n[x](x.md)\n"
+    for head in ("| a | b |\n|---|---|\n| c | d |\n<!-- c -->",
+                 "para\n| a |\n|---|\n```\ncode\n```",
+                 '<img src="i.png" />\n<!-- c -->',
+                 "<div>\n<pre>\n<!-- c"):
+        text = head + tail
+        assert text.index("[x]") in points(text), head
+        assert_same(text)
+    # the comment may be a table's header row, or in an HTML block a paragraph line began
+    for head in ("<!-- c --> | d\n|---|---|", "para\n<div>\n<!-- c -->"):
+        text = head + tail
+        assert text.index("[x]") not in points(text), head
+        assert_same(text)
+
+
 def test_an_html_block_of_block_tags_is_read_without_markdown_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A block-level tag at a rest point opens an HTML block that ends at the next blank

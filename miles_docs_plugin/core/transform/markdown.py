@@ -610,10 +610,13 @@ def parser(text: str | None = None) -> MarkdownIt:
 # every block quote, and every list it is not an item of. What can still be open there is a
 # fenced code block or an HTML block of types 1 to 5 (comments, ``<pre>``, ...) at the top
 # level; those are followed from their opening line to their closing line exactly as
-# markdown-it does. As soon as a line could open one of them and it is not certain that it does
-# (it follows HTML or a table row in its paragraph, or it is indented in what may be a list
-# item and the two readings could end differently), no later line is a rest point: the rest of
-# the page is parsed whole.
+# markdown-it does. A line that opens one ends a paragraph or a table before it (both rules
+# end at a line ``fence`` or ``html_block`` could start). As soon as a line could open one of
+# them and it is not certain that it does (it follows HTML that may have opened a block in its
+# paragraph, it may be a table's header row, or it is indented in what may be a list item and
+# the two readings could end differently), no later line is a rest point: the rest of the page
+# is parsed whole. Lines after one that opens an HTML block of type 6 or 7 at a block start
+# are in that block up to the next blank line, and open nothing.
 
 # Patterns about lines begin with the newline before the line (see OPTIONAL_RULES), and are
 # searched in the page text with a newline put in front (``nl``): there, the line that starts
@@ -741,11 +744,21 @@ def _rest_points(text: str, nl: str) -> tuple[list[int], list[tuple[int, int]]]:
         chunk = _after_blank(text, start, pos)
         next_end = text.find("\n", line_end + 1)
         in_list = indent > 0 and _LIST_LINE_RE.search(nl, last_rest, start) is not None
-        if ((_HTML_START_RE.search(nl, chunk, start) if in_list
-             else _top_html_block(text, nl, chunk, start))
-                or OPTIONAL_RULES["table"].search(nl, chunk,
-                                                  len(text) if next_end < 0 else next_end + 1)):
-            return points, fences  # the line may be inside an HTML block or a table
+        next_stop = len(nl) if next_end < 0 else next_end + 1  # the next line's end, in nl
+        if in_list:
+            if (_HTML_START_RE.search(nl, chunk, start)
+                    or OPTIONAL_RULES["table"].search(nl, chunk, next_stop)):
+                return points, fences  # the line may be inside an HTML block or a table
+        else:
+            if chunk < start and _opens_html_block(text, chunk):
+                continue  # the line is in that HTML block, which ends at the next blank line
+            if _top_html_block(text, nl, chunk, start) or (
+                    text.find("|", start, line_end) >= 0 and line_end < len(text)
+                    and OPTIONAL_RULES["table"].search(nl, line_end + 1, next_stop)):
+                # the line may be inside an HTML block, or a table's header row (the table
+                # rule is tried first); after a paragraph or table rows it ends them and
+                # opens its block (fence and html_block end both)
+                return points, fences
         if marker:
             found = close.search(nl, line_end + 1)  # the closing line (from its newline)
             found_end = -1 if found is None else found.end() - 1
@@ -784,6 +797,26 @@ def _rests(text: str, nl: str, line: int, last_rest: int) -> bool:
     types 1 to 5 open, is a rest point: it is unless it could be the next item of a list that
     may be open (one started since the last rest point)."""
     return text[line] not in "-+*0123456789" or _LIST_LINE_RE.search(nl, last_rest, line) is None
+
+
+def _opens_html_block(text: str, line: int) -> bool:
+    """Whether the line that starts at ``line``, a block start at the top level (after a
+    blank line or a block followed to its end, at column 0), opens an HTML block of type 6 or
+    7: the lines after it, up to the next blank line, are in that block (an opener among them
+    opens nothing). Its line holds no "|": the ``table`` rule, tried before ``html_block``,
+    needs one there."""
+    from markdown_it.rules_block.html_block import HTML_SEQUENCES
+
+    if text[line] != "<":
+        return False
+    end = text.find("\n", line)
+    first = text[line:] if end < 0 else text[line:end]
+    if "|" in first:
+        return False
+    for open_re, close_re, _ in HTML_SEQUENCES:
+        if open_re.search(first):
+            return close_re.search("") is not None  # types 6 and 7 end at a blank line
+    return False
 
 
 def _top_html_block(text: str, nl: str, start: int, end: int) -> bool:
