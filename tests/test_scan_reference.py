@@ -427,7 +427,8 @@ _BLOCK_LINES = ["| a | b |", "|---|---|", "| [c](c.md) | d |", "a | b", "<!-- c 
                 "-->", "<!-- c --> | d", "```", "~~~", "```py", "<pre>", "</pre>", "<div>",
                 "</div>", '<img src="i.png">', '<a id="x"></a><!-- m -->', "<custom-tag>",
                 "text [l](l.md)", "para", "# H", "- item", "  - sub", "> quote", "[r]: /u",
-                "    <!-- indented -->", "  <!-- two -->", "", "", ""]
+                "    <!-- indented -->", "  <!-- two -->", "  ```", "  text [i](i.md)",
+                "    code [c](c.md)", "1. one", "> - q [q](q.md)", "===", "---", "", "", ""]
 BLOCK_PAGES = st.lists(st.sampled_from(_BLOCK_LINES), min_size=1, max_size=24).map(
     lambda lines: "\n".join(lines) + "\n[end](end.md)\n\n# End\n")
 
@@ -462,6 +463,39 @@ def test_rest_points_after_a_table_or_an_html_block_of_type_7() -> None:
     for head in ("<!-- c --> | d\n|---|---|", "para\n<div>\n<!-- c -->"):
         text = head + tail
         assert text.index("[x]") not in points(text), head
+        assert_same(text)
+
+
+def test_a_block_opened_at_the_top_level_bounds_its_rest_points(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fence or an HTML comment at column 0 that ends the paragraph or list before it:
+    its first line is a rest point, and so is the line after its last line. The paragraphs
+    and the list around them are then read without markdown-it."""
+    from miles_docs_plugin.core.transform import markdown
+
+    def points(text: str) -> list[int]:
+        return markdown._rest_points(text, "\n" + text)[0]
+
+    text = ("para [a](a.md)\n```\ncode\n```\n- item [b](b.md)\n<!--mdp:0-->\n"
+            "more [c](c.md)\n<!--/mdp:0-->\n")
+    assert {text.index("```"), text.index("- item"), text.index("<!--mdp"),
+            text.index("more"), text.index("<!--/mdp")} <= set(points(text))
+    parses: list[str] = []
+    real = markdown.parser
+
+    def spy(source: str | None = None) -> object:
+        parses.append(source or "")
+        return real(source)
+
+    monkeypatch.setattr(markdown, "parser", spy)
+    assert [link.dest for link in scan(text).links] == ["a.md", "b.md", "c.md"]
+    assert parses == []
+    monkeypatch.setattr(markdown, "parser", real)
+    assert_same(text)
+    # in a list item the item may go on after its block; indented, the line after it too
+    for text in ("- item\n  ```\n  code\n  ```\n  more [m](m.md)\n",
+                 "```\ncode\n```\n  more [m](m.md)\n"):
+        assert text.index("  more") not in points(text)
         assert_same(text)
 
 

@@ -710,8 +710,6 @@ def _rest_points(text: str, nl: str) -> tuple[list[int], list[tuple[int, int]]]:
             point = heading.end()
 
     add(0)
-    if not candidates:
-        return points, fences
     pos = 0  # nothing is open at the top level at pos
     last_rest = 0
     ci = 0
@@ -773,6 +771,15 @@ def _rest_points(text: str, nl: str) -> tuple[list[int], list[tuple[int, int]]]:
         pos = len(text) if end < 0 else end + 1
         if marker:
             fences.append((start, pos))
+        if not in_list:
+            # a block at the top level: it ended the paragraph, table or list before it, and
+            # nothing is open after its last line. At column 0, the line that opened it is a
+            # rest point, and so is the next line if it starts at column 0.
+            if indent == 0 and start > points[-1]:
+                add(start)
+            last_rest = pos
+            if indent == 0 and pos < len(text) and text[pos] not in " \t\n":
+                last_rest = add(pos)
     for c in candidates[ci:]:
         if c >= pos and _rests(text, nl, c, last_rest):
             last_rest = add(c)
