@@ -428,7 +428,8 @@ _BLOCK_LINES = ["| a | b |", "|---|---|", "| [c](c.md) | d |", "a | b", "<!-- c 
                 "</div>", '<img src="i.png">', '<a id="x"></a><!-- m -->', "<custom-tag>",
                 "text [l](l.md)", "para", "# H", "- item", "  - sub", "> quote", "[r]: /u",
                 "    <!-- indented -->", "  <!-- two -->", "  ```", "  text [i](i.md)",
-                "    code [c](c.md)", "1. one", "> - q [q](q.md)", "===", "---", "", "", ""]
+                "    code [c](c.md)", "1. one", "> - q [q](q.md)", "===", "---", "2. two",
+                "1) paren [p](p.md)", "* star [s](s.md)", "-", "- - -", "**bold**", "", "", ""]
 BLOCK_PAGES = st.lists(st.sampled_from(_BLOCK_LINES), min_size=1, max_size=24).map(
     lambda lines: "\n".join(lines) + "\n[end](end.md)\n\n# End\n")
 
@@ -497,6 +498,39 @@ def test_a_block_opened_at_the_top_level_bounds_its_rest_points(
                  "```\ncode\n```\n  more [m](m.md)\n"):
         assert text.index("  more") not in points(text)
         assert_same(text)
+
+
+def test_a_paragraph_that_a_list_ends_is_read_without_markdown_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bullet list, or an ordered one from 1, ends the paragraph before it: both are read
+    by the scan itself. A line after a blank line that cannot be a list item ends the list:
+    it is a rest point."""
+    from miles_docs_plugin.core.transform import markdown
+
+    text = ("**New:**\n- add [a](a.md)\n- fix `x` [b](b.md)\n\n**Fixes:**\n1. one [c](c.md)\n"
+            "   more [d](d.md)\n\n**Other:**\n* [e](e.md)\n")
+    assert text.index("**Fixes") in markdown._rest_points(text, "\n" + text)[0]
+    parses: list[str] = []
+    real = markdown.parser
+
+    def spy(source: str | None = None) -> object:
+        parses.append(source or "")
+        return real(source)
+
+    monkeypatch.setattr(markdown, "parser", spy)
+    assert [link.dest for link in scan(text).links] == ["a.md", "b.md", "c.md", "d.md", "e.md"]
+    assert parses == []
+    monkeypatch.setattr(markdown, "parser", real)
+    assert_same(text)
+    # an ordered list from 2 continues the paragraph; "- - -" is a thematic break; a lazy
+    # line continues an item: left to markdown-it
+    for other in ("p\n2. [a](a.md)\n", "p\n- - -\n[a](a.md)\n", "p\n- [a](a.md)\nlazy\n"):
+        parses.clear()
+        monkeypatch.setattr(markdown, "parser", spy)
+        scan(other)
+        monkeypatch.setattr(markdown, "parser", real)
+        assert parses, other
+        assert_same(other)
 
 
 def test_an_html_block_of_block_tags_is_read_without_markdown_it(

@@ -639,6 +639,8 @@ _TOP_HTML_START_RE = lazy_re(r"\n {0,3}<")
 _HTML_START_RE = lazy_re(r"\n[ \t>*+\-\d.)]*<")
 #: Lines that may start a list item, inside block quotes or not.
 _LIST_LINE_RE = lazy_re(r"(?m)\n[ \t>]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+#: A list item's marker at the start of a line (searched in the text itself).
+_ITEM_START_RE = lazy_re(r"(?:[-+*]|\d{1,9}[.)])(?:[ \t\n]|\Z)")
 #: The start of an autolink (markdown-it's patterns for a URL scheme or an e-mail address).
 _AUTOLINK_START_RE = lazy_re(
     r"<(?:[a-zA-Z][a-zA-Z0-9+.\-]{1,31}:|[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\-]+@)")
@@ -803,7 +805,8 @@ def _rests(text: str, nl: str, line: int, last_rest: int) -> bool:
     """Whether a line after a blank line, at column 0, with no fenced code or HTML block of
     types 1 to 5 open, is a rest point: it is unless it could be the next item of a list that
     may be open (one started since the last rest point)."""
-    return text[line] not in "-+*0123456789" or _LIST_LINE_RE.search(nl, last_rest, line) is None
+    return (text[line] not in "-+*0123456789" or _ITEM_START_RE.match(text, line) is None
+            or _LIST_LINE_RE.search(nl, last_rest, line) is None)
 
 
 def _opens_html_block(text: str, line: int) -> bool:
@@ -1039,8 +1042,9 @@ _LEADING_BLANK_RE = lazy_re(r"(?:[ \t]*\n)*")
 def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
                collector: _Collector) -> bool:
     """If the part ``text[a:b]`` (between two rest points) is one paragraph, a thematic
-    break, or a list whose items are one paragraph each, and :mod:`.inline_links` reads their
-    links, report them and return True; else report nothing."""
+    break, a list whose items are one paragraph each, or a paragraph that such a list ends,
+    and :mod:`.inline_links` reads their links, report them and return True; else report
+    nothing."""
     end = a + len(text[a:b].rstrip(" \t\n"))
     if end == a or text.find("\x00", a, b) >= 0:
         return False
@@ -1049,42 +1053,32 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
     if text.find("\n\n", a, end) >= 0:
         return False
     #: the lines of each paragraph: (start, end) of the text markdown-it gives it
-    paragraphs: list[list[tuple[int, int]]] = []
+    paragraphs: list[list[tuple[int, int]]] | None
     if _ITEM_RE.match(text, a, end) is not None:
-        pos = a
-        indent = 0
-        while pos < end:
-            line_end = text.find("\n", pos, end)
-            if line_end < 0:
-                line_end = end
-            item = _ITEM_RE.match(text, pos, line_end)
-            if item is not None:  # the next item
-                indent = item.end() - pos
-                start = item.end()
-                paragraphs.append([(start, line_end)])
-            elif (text.startswith(" " * indent, pos)
-                  and text[pos + indent:pos + indent + 1] not in (" ", "\t")):
-                start = pos + indent  # the item's paragraph goes on
-                paragraphs[-1].append((start, line_end))
-            else:
-                return False
-            if (_BLOCK_START_RE.match(text, start, line_end) is not None
-                    or (text[start] == "[" and text.find("]:", start, end) >= 0)):
-                return False  # another block in the item; a reference definition
-            pos = line_end + 1
+        paragraphs = _items(text, a, end)
     elif (text[a] in "-*_" and text.find("\n", a, end) < 0
             and _RULE_RE.match(text, a, end) is not None):
         return True
     elif text[a] == "|":
         cells = _table_cells(text, a, end)
-        if cells is None:
-            return False
-        paragraphs = [[cell] for cell in cells]
-    elif (_NOT_PARAGRAPH_LINE_RE.search(nl, a, end + 1) is not None
-            or (text[a] == "[" and text.find("]:", a, end) >= 0)):  # may be a definition
+        paragraphs = None if cells is None else [[cell] for cell in cells]
+    elif text[a] == "[" and text.find("]:", a, end) >= 0:  # may be a definition
         return False
     else:
-        paragraphs = [[(a, end)]]  # its lines, as they are in the page
+        other = _NOT_PARAGRAPH_LINE_RE.search(nl, a, end + 1)
+        if other is None:
+            paragraphs = [[(a, end)]]  # its lines, as they are in the page
+        else:
+            # a list may end the paragraph (``other`` starts where its line does in text)
+            line = other.start()
+            item = _ITEM_RE.match(text, line, end) if line > a else None
+            if item is None or (text[line] not in "-+*" and int(item.group(0)[:-2]) != 1):
+                return False  # another block, or a list that cannot interrupt a paragraph
+            paragraphs = _items(text, line, end)
+            if paragraphs is not None:
+                paragraphs.insert(0, [(a, line - 1)])
+    if paragraphs is None:
+        return False
     found: list[LinkRef] = []
     for lines in paragraphs:
         if not (_read_span(text, lines[0][0], lines[0][1], references, found) if len(lines) == 1
@@ -1095,6 +1089,35 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
         link.line = line_of(link.start) + first  # collector.line
     collector.result.links.extend(found)
     return True
+
+
+def _items(text: str, a: int, end: int) -> list[list[tuple[int, int]]] | None:
+    """The lines of each item's paragraph if ``text[a:end]`` (no blank line) is a list whose
+    items are one paragraph each (continued on lines indented to the item's text), else
+    None."""
+    paragraphs: list[list[tuple[int, int]]] = []
+    pos = a
+    indent = 0
+    while pos < end:
+        line_end = text.find("\n", pos, end)
+        if line_end < 0:
+            line_end = end
+        item = _ITEM_RE.match(text, pos, line_end)
+        if item is not None:  # the next item
+            indent = item.end() - pos
+            start = item.end()
+            paragraphs.append([(start, line_end)])
+        elif (text.startswith(" " * indent, pos)
+              and text[pos + indent:pos + indent + 1] not in (" ", "\t")):
+            start = pos + indent  # the item's paragraph goes on
+            paragraphs[-1].append((start, line_end))
+        else:
+            return None
+        if (_BLOCK_START_RE.match(text, start, line_end) is not None
+                or (text[start] == "[" and text.find("]:", start, end) >= 0)):
+            return None  # another block in the item; a reference definition
+        pos = line_end + 1
+    return paragraphs
 
 
 #: A line of spaces and tabs only, from the newline before it (markdown-it's ``isEmpty``).
