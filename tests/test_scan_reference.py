@@ -268,9 +268,10 @@ def test_grammar_pages_scan_as_the_reference_does() -> None:
     answered = asked = 0
     real = inline_links.find_links
 
-    def counting(content: str, references: bool) -> list[inline_links.Found] | None:
+    def counting(content: str, references: bool,
+                 tags: list[tuple[int, int]] | None = None) -> list[inline_links.Found] | None:
         nonlocal answered, asked
-        found = real(content, references)
+        found = real(content, references, tags)
         asked += 1
         answered += found is not None
         return found
@@ -370,10 +371,11 @@ def test_paragraphs_of_plain_links_scan_as_the_reference_does(
     stepped = asked = 0
     real_find, real_reader = inline_links.find_links, inline_links._Reader
 
-    def counting(content: str, references: bool) -> list[inline_links.Found] | None:
+    def counting(content: str, references: bool,
+                 tags: list[tuple[int, int]] | None = None) -> list[inline_links.Found] | None:
         nonlocal asked
         asked += 1
-        return real_find(content, references)
+        return real_find(content, references, tags)
 
     class Stepping(real_reader):  # type: ignore[valid-type,misc]
         def __init__(self, src: str, references: bool, legacy_backticks: bool) -> None:
@@ -531,6 +533,60 @@ def test_a_paragraph_that_a_list_ends_is_read_without_markdown_it(
         monkeypatch.setattr(markdown, "parser", real)
         assert parses, other
         assert_same(other)
+
+
+# Inline HTML among links, images, code spans and brackets: tags that hide a "]" or a "](",
+# tags in a link's text and in an image's, comments, processing instructions, declarations,
+# CDATA, autolinks and e-mail addresses, tags cut by a line break, and lookalikes.
+_INLINE_BITS = ['<a href="a.md">', "</a>", '<a id="x"></a>', '<img src="i.png" alt="]">',
+                '<span title="](x.md)">', "<br/>", "<b>", "</b>", "<!-- [c](c.md) -->",
+                "<!-->", "<?pi [p](p.md) ?>", "<!DOCTYPE x>", "<![CDATA[ ] ]]>",
+                "<https://e.com/x>", "<me@e.com>", "<a\nhref='n.md'>", "< a>", "<1>", "<",
+                ">", "[l](l.md)", "![i](i.png)", "[", "]", "](", ")", "`<a href='c.md'>`",
+                "`", "[t <b>x</b>](t.md)", "![<a id='in'>](j.png)", "[<a href='n.md'>](o.md)",
+                "text", "\\<b>", "&lt;", "*em*"]
+INLINE_HTML_PAGES = st.lists(
+    st.lists(st.sampled_from(_INLINE_BITS), min_size=1, max_size=10).map("".join),
+    min_size=1, max_size=4).flatmap(lambda paragraphs: st.sampled_from(
+        ["\n\n", "\n", "\n\n- ", "\n\n| a |\n|---|\n| "]).map(
+        lambda sep: sep.join(paragraphs) + "\n\n[end](end.md)\n"))
+
+
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(INLINE_HTML_PAGES)
+@example('See <a href="a.md">a</a> and [b](b.md).\n')
+@example("[t <b>x</b>](t.md) ![<a id='in'>](j.png)\n")
+@example('<span title="](x.md)">[</span>](y.md)\n')
+def test_generated_inline_html_scans_as_the_reference_does(text: str) -> None:
+    assert_same(text)
+
+
+def test_inline_html_is_read_without_markdown_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tags in a paragraph, a list item or a table cell (what markdown-it's ``html_inline``
+    rule reads: links and ids in their attributes) are read by the scan itself, as is a
+    paragraph that starts with one; an autolink is left to markdown-it."""
+    from miles_docs_plugin.core.transform import markdown
+
+    text = ('<a id="top"></a>**Start:** see <a href="a.md" rel="nofollow">A</a> and [b](b.md)\n'
+            "\n- <img src=\"i.png\"> [c](c.md)\n\n| x |\n|---|\n| <a href='d.md'>d</a> |\n")
+    parses: list[str] = []
+    real = markdown.parser
+
+    def spy(source: str | None = None) -> object:
+        parses.append(source or "")
+        return real(source)
+
+    monkeypatch.setattr(markdown, "parser", spy)
+    found = scan(text)
+    assert parses == []
+    assert [(link.kind, link.dest) for link in found.links] == [
+        ("html", "a.md"), ("inline", "b.md"), ("html", "i.png"), ("inline", "c.md"),
+        ("html", "d.md")]
+    assert [html_id.value for html_id in found.ids] == ["top"]
+    scan("See <https://e.com> and [b](b.md).\n")
+    assert len(parses) == 1
+    monkeypatch.setattr(markdown, "parser", real)
+    assert_same(text)
 
 
 def test_an_html_block_of_block_tags_is_read_without_markdown_it(

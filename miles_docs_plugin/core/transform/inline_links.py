@@ -51,12 +51,15 @@ class _Fallback(Exception):
 Found = tuple[bool, int, int, str]
 
 
-def find_links(content: str, references: bool) -> list[Found] | None:
+def find_links(content: str, references: bool,
+               tags: list[tuple[int, int]] | None = None) -> list[Found] | None:
     """The inline links and images of ``content`` in the order markdown-it's wrapped rules
     report them (a link after the images in its text), or None when markdown-it must read it.
 
     ``references``: the page has reference definitions (a bracket may then be a reference
-    link, which this reader leaves to markdown-it).
+    link, which this reader leaves to markdown-it). ``tags``: where the spans of the HTML
+    tags markdown-it's ``html_inline`` rule reads (outside the text of images) are added, in
+    its order; without it, content with a tag is left to markdown-it. An autolink always is.
     """
     if "`" not in content and "\\" not in content and "<" not in content:
         # (three ``in`` tests: a character class searched with ``re`` is ten times slower)
@@ -79,9 +82,13 @@ def find_links(content: str, references: bool) -> list[Found] | None:
         # on the order the runs were visited in; 4.3 scans for it (``_build_last_runs``)
         _LEGACY_BACKTICKS = not hasattr(backticks, "_build_last_runs")
     reader = _Reader(content, references, _LEGACY_BACKTICKS)
+    reader.tags = tags
+    size = None if tags is None else len(tags)
     try:
         reader.tokenize(0, len(content), 0)
     except _Fallback:
+        if tags is not None:
+            del tags[size:]
         return None
     return reader.found
 
@@ -92,7 +99,8 @@ _LEGACY_BACKTICKS: bool | None = None
 
 
 class _Reader:
-    __slots__ = ("budget", "cache", "found", "legacy", "references", "runs", "scanned", "src")
+    __slots__ = ("budget", "cache", "found", "legacy", "references", "runs", "scanned", "src",
+                 "tags")
 
     def __init__(self, src: str, references: bool, legacy_backticks: bool) -> None:
         self.src = src
@@ -105,6 +113,8 @@ class _Reader:
         #: which of markdown-it's ``backticks`` rules reads a "`" (a flag, not a bound method
         #: kept on the reader: that would be a reference cycle, left to the garbage collector)
         self.legacy = legacy_backticks
+        #: where the spans of the HTML tags read are added (None: a tag is left to markdown-it)
+        self.tags: list[tuple[int, int]] | None = None
 
     def tokenize(self, pos: int, end: int, depth: int) -> None:
         """markdown-it's ``tokenize`` over ``src[pos:end]``: reports what it finds."""
@@ -130,8 +140,7 @@ class _Reader:
             return self.current_backticks(pos, end)
         if c == "\\":
             return self.escape(pos, end)
-        self.less_than(pos, end)
-        return pos + 1
+        return self.less_than(pos, end, report)
 
     def skip(self, pos: int, end: int, depth: int) -> int:
         """markdown-it's ``skipToken`` at a character of :data:`_LABEL_RE` (not "]")."""
@@ -142,9 +151,29 @@ class _Reader:
         self.cache[pos] = after
         return after
 
-    def less_than(self, pos: int, end: int) -> None:
-        if pos + 1 < end and _MAY_BE_TAG_RE.match(self.src, pos, end):
+    def less_than(self, pos: int, end: int, report: bool) -> int:
+        """markdown-it's ``autolink`` and ``html_inline`` rules at a "<": the position after
+        the tag read (reported with ``report``), or ``pos + 1`` when it is text."""
+        src = self.src
+        if pos + 1 >= end or not _MAY_BE_TAG_RE.match(src, pos, end):
+            return pos + 1
+        if self.tags is None:
             raise _Fallback
+        # an autolink (its rule comes first): a "<" closed by a ">" with no "<" between
+        close = src.find(">", pos + 1, end)
+        if close > 0 and src.find("<", pos + 1, close) < 0 and _is_autolink(src[pos + 1:close]):
+            raise _Fallback
+        if pos + 2 >= end or not (src[pos + 1] in "!?/" or (src[pos + 1].isascii()
+                                   and src[pos + 1].isalpha())):
+            return pos + 1
+        after = _tag_end(src, pos)
+        if after < 0:
+            return pos + 1
+        if after > end:
+            raise _Fallback  # a tag past the end of a link's text
+        if report:
+            self.tags.append((pos, after))
+        return after
 
     def escape(self, pos: int, end: int) -> int:
         # markdown-it 4 takes any character after a backslash; 3 only the escapable ones:
@@ -345,6 +374,26 @@ class _Reader:
                 pos += 1
             pos += 1
         return -1
+
+
+def _is_autolink(url: str) -> bool:
+    """markdown-it's ``autolink`` rule on what is between "<" and ">" (a URL with a scheme, or
+    an e-mail address)."""
+    from markdown_it.rules_inline.autolink import AUTOLINK_RE, EMAIL_RE
+
+    return AUTOLINK_RE.search(url) is not None or EMAIL_RE.search(url) is not None
+
+
+def _tag_end(src: str, pos: int) -> int:
+    """markdown-it's ``html_inline`` match at the "<" at ``pos``: the position after the tag,
+    or -1. Its pattern is matched to the end of ``src``, as the rule does."""
+    from markdown_it.common.html_re import HTML_TAG_RE
+
+    if HTML_TAG_RE.pattern.startswith("^"):  # markdown-it-py 3: searched in src[pos:]
+        m = HTML_TAG_RE.match(src[pos:])
+        return -1 if m is None else pos + m.end()
+    m = HTML_TAG_RE.match(src, pos)
+    return -1 if m is None else m.end()
 
 
 def _unescape(raw: str) -> str:

@@ -1049,7 +1049,11 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
     if end == a or text.find("\x00", a, b) >= 0:
         return False
     if text[a] == "<":
-        return _html_part(text, a, end, collector)
+        if _html_part(text, a, end, collector):
+            return True
+        if _opens_html(text, a, end):
+            return False  # an HTML block that markdown-it reads
+        # else a paragraph that starts with inline HTML
     if text.find("\n\n", a, end) >= 0:
         return False
     #: the lines of each paragraph: (start, end) of the text markdown-it gives it
@@ -1065,7 +1069,8 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
     elif text[a] == "[" and text.find("]:", a, end) >= 0:  # may be a definition
         return False
     else:
-        other = _NOT_PARAGRAPH_LINE_RE.search(nl, a, end + 1)
+        # (a first line that starts with "<" opens no HTML block: see above)
+        other = _NOT_PARAGRAPH_LINE_RE.search(nl, a + 1 if text[a] == "<" else a, end + 1)
         if other is None:
             paragraphs = [[(a, end)]]  # its lines, as they are in the page
         else:
@@ -1080,14 +1085,18 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
     if paragraphs is None:
         return False
     found: list[LinkRef] = []
+    tags: list[tuple[int, int]] = []
     for lines in paragraphs:
-        if not (_read_span(text, lines[0][0], lines[0][1], references, found) if len(lines) == 1
-                else _read_inline(text, lines, references, found)):
+        if not (_read_span(text, lines[0][0], lines[0][1], references, found, tags)
+                if len(lines) == 1 else _read_inline(text, lines, references, found, tags)):
             return False
     line_of, first = collector.page.line_of, 1 + collector.line_offset
     for link in found:
         link.line = line_of(link.start) + first  # collector.line
     collector.result.links.extend(found)
+    for start, stop in tags:  # as markdown-it's html_inline tokens are read
+        if _html_yields(text, start, stop):
+            collector._html(text[start:stop], start)
     return True
 
 
@@ -1113,7 +1122,8 @@ def _items(text: str, a: int, end: int) -> list[list[tuple[int, int]]] | None:
             paragraphs[-1].append((start, line_end))
         else:
             return None
-        if (_BLOCK_START_RE.match(text, start, line_end) is not None
+        if ((_BLOCK_START_RE.match(text, start, line_end) is not None
+                and (text[start] != "<" or item is None or _opens_html(text, start, line_end)))
                 or (text[start] == "[" and text.find("]:", start, end) >= 0)):
             return None  # another block in the item; a reference definition
         pos = line_end + 1
@@ -1122,6 +1132,22 @@ def _items(text: str, a: int, end: int) -> list[list[tuple[int, int]]] | None:
 
 #: A line of spaces and tabs only, from the newline before it (markdown-it's ``isEmpty``).
 _BLANK_LINE_RE = lazy_re(r"\n[ \t]*\n")
+
+
+def _html_sequences() -> list[tuple[re.Pattern[str], re.Pattern[str], bool]]:
+    """markdown-it's ``HTML_SEQUENCES``: the opening and closing patterns of the seven types
+    of HTML blocks."""
+    from markdown_it.rules_block.html_block import HTML_SEQUENCES
+
+    return HTML_SEQUENCES
+
+
+def _opens_html(text: str, start: int, end: int) -> bool:
+    """Whether the line at ``start`` (up to ``end``), at a block start, opens an HTML block
+    of any of the seven types (as markdown-it's ``html_block`` rule tries them)."""
+    line_end = text.find("\n", start, end)
+    line = text[start:end] if line_end < 0 else text[start:line_end]
+    return any(open_re.search(line) for open_re, _, _ in _html_sequences())
 
 
 def _html_part(text: str, a: int, end: int, collector: _Collector) -> bool:
@@ -1210,21 +1236,25 @@ def _table_cells(text: str, a: int, end: int) -> list[tuple[int, int]] | None:
 
 
 def _read_span(text: str, first: int, last: int, references: bool,
-               found: list[LinkRef]) -> bool:
+               found: list[LinkRef], tags: list[tuple[int, int]]) -> bool:
     """:func:`_read_inline` of a paragraph that is one span of ``text``."""
     if not _inline_yields(text, first, last):
         return True  # most table cells
     reader = _INLINE_LINKS[0] if _INLINE_LINKS else _load_inline_links()
     joined = text[first:last]
     content = joined.strip()  # as markdown-it's paragraph rule makes its content
-    links = reader.find_links(content, references)
+    spans: list[tuple[int, int]] | None = [] if "<" in content else None
+    links = reader.find_links(content, references, spans)
     if links is None:
         return False
-    # one span of the page: the links are where they are in it
+    # one span of the page: the links and tags are where they are in it
     base = first + len(joined) - len(joined.lstrip())
     for image, start, stop, dest in links:
         found.append(LinkRef("image" if image else "inline", base + start, base + stop, dest,
                              0, content.startswith("<", start)))
+    if spans:
+        for start, stop in spans:
+            tags.append((base + start, base + stop))
     return True
 
 
@@ -1240,18 +1270,19 @@ def _load_inline_links() -> ModuleType:
 
 
 def _read_inline(text: str, lines: list[tuple[int, int]], references: bool,
-                 found: list[LinkRef]) -> bool:
+                 found: list[LinkRef], tags: list[tuple[int, int]]) -> bool:
     """Add the links of the paragraph made of ``lines`` (spans of ``text``) to ``found`` (with
-    line 0), if :mod:`.inline_links` reads it."""
+    line 0) and the spans of its HTML tags to ``tags``, if :mod:`.inline_links` reads it."""
     from .inline_links import find_links
 
     if len(lines) == 1:
-        return _read_span(text, lines[0][0], lines[0][1], references, found)
+        return _read_span(text, lines[0][0], lines[0][1], references, found, tags)
     joined = "\n".join(text[start:stop] for start, stop in lines)
     content = joined.strip()  # as markdown-it's paragraph rule makes its content
     if not _inline_yields(content):
         return True
-    links = find_links(content, references)
+    spans: list[tuple[int, int]] = []
+    links = find_links(content, references, spans)
     if links is None:
         return False
     lead = len(joined) - len(joined.lstrip())
@@ -1260,15 +1291,27 @@ def _read_inline(text: str, lines: list[tuple[int, int]], references: bool,
     for start, stop in lines:
         starts.append(pos)
         pos += stop - start + 1
-    for image, start, stop, dest in links:
+
+    def in_page(start: int, stop: int) -> int:
+        """Where ``content[start:stop]`` is in the page, or -1 if not on one line."""
         offset = start + lead
         i = bisect.bisect_right(starts, offset) - 1
         page_start = lines[i][0] + offset - starts[i]
         raw = content[start:stop]
-        if text[page_start:page_start + len(raw)] != raw:
+        return page_start if text[page_start:page_start + len(raw)] == raw else -1
+
+    for image, start, stop, dest in links:
+        page_start = in_page(start, stop)
+        if page_start < 0:
             return False  # not on one line: markdown-it's mapping decides
         found.append(LinkRef("image" if image else "inline", page_start,
-                             page_start + len(raw), dest, 0, angle=raw.startswith("<")))
+                             page_start + stop - start, dest, 0,
+                             angle=content.startswith("<", start)))
+    for start, stop in spans:
+        page_start = in_page(start, stop)
+        if page_start < 0:
+            return False
+        tags.append((page_start, page_start + stop - start))
     return True
 
 
