@@ -815,32 +815,20 @@ def _opens_html_block(text: str, line: int) -> bool:
     7: the lines after it, up to the next blank line, are in that block (an opener among them
     opens nothing). Its line holds no "|": the ``table`` rule, tried before ``html_block``,
     needs one there."""
-    from markdown_it.rules_block.html_block import HTML_SEQUENCES
-
     if text[line] != "<":
         return False
     end = text.find("\n", line)
     first = text[line:] if end < 0 else text[line:end]
-    if "|" in first:
-        return False
-    for open_re, close_re, _ in HTML_SEQUENCES:
-        if open_re.search(first):
-            return close_re.search("") is not None  # types 6 and 7 end at a blank line
-    return False
+    return "|" not in first and _html_block_type(first) in (6, 7)
 
 
 def _top_html_block(text: str, nl: str, start: int, end: int) -> bool:
     """Whether a line in ``text[start:end]`` may start an HTML block at the top level (one of
     type 6 or 7: the others are followed; an HTML block in a block quote or a list item ends
     at the next line that is at the top level)."""
-    from markdown_it.rules_block.html_block import HTML_SEQUENCES
-
     for m in _TOP_HTML_START_RE.finditer(nl, start, end):
-        lt = m.end() - 2  # the "<", in text (nl has one character more in front)
-        line_end = text.find("\n", lt)
-        line = text[lt:] if line_end < 0 else text[lt:line_end]
-        if any(open_re.search(line) for open_re, _, _ in HTML_SEQUENCES):
-            return True
+        if _opens_html(text, m.end() - 2, len(text)):  # the "<", in text (nl has one more
+            return True                                # character in front)
     return False
 
 
@@ -1134,20 +1122,23 @@ def _items(text: str, a: int, end: int) -> list[list[tuple[int, int]]] | None:
 _BLANK_LINE_RE = lazy_re(r"\n[ \t]*\n")
 
 
-def _html_sequences() -> list[tuple[re.Pattern[str], re.Pattern[str], bool]]:
-    """markdown-it's ``HTML_SEQUENCES``: the opening and closing patterns of the seven types
-    of HTML blocks."""
+def _html_block_type(line: str) -> int | None:
+    """The type (1 to 7) of the HTML block that ``line``, at a block start after its
+    indentation, opens, as markdown-it's ``html_block`` rule tries its ``HTML_SEQUENCES`` in
+    order; None if it opens none."""
     from markdown_it.rules_block.html_block import HTML_SEQUENCES
 
-    return HTML_SEQUENCES
+    for kind, (open_re, _, _) in enumerate(HTML_SEQUENCES, 1):
+        if open_re.search(line):
+            return kind
+    return None
 
 
 def _opens_html(text: str, start: int, end: int) -> bool:
     """Whether the line at ``start`` (up to ``end``), at a block start, opens an HTML block
-    of any of the seven types (as markdown-it's ``html_block`` rule tries them)."""
+    of any type."""
     line_end = text.find("\n", start, end)
-    line = text[start:end] if line_end < 0 else text[start:line_end]
-    return any(open_re.search(line) for open_re, _, _ in _html_sequences())
+    return _html_block_type(text[start:end] if line_end < 0 else text[start:line_end]) is not None
 
 
 def _html_part(text: str, a: int, end: int, collector: _Collector) -> bool:
@@ -1156,17 +1147,14 @@ def _html_part(text: str, a: int, end: int, collector: _Collector) -> bool:
     part has none), report what markdown-it's ``html_block`` token would yield and return
     True; else report nothing. Its first line holds no "|": the ``table`` rule, tried
     before ``html_block``, needs one there."""
-    from markdown_it.rules_block.html_block import HTML_SEQUENCES
-
     line_end = text.find("\n", a, end)
     first = text[a:end] if line_end < 0 else text[a:line_end]
     if "|" in first or _BLANK_LINE_RE.search(text, a, end) is not None:
         return False
-    for open_re, _, _ in HTML_SEQUENCES[:5]:
-        if open_re.search(first):
-            return False  # types 1 to 5 end at a closing sequence, not at a blank line
-    if not HTML_SEQUENCES[5][0].search(first):
-        return False  # type 7 (any other tag alone on its line) is left to markdown-it
+    # types 1 to 5 end at a closing sequence, not at a blank line; type 7 (any other tag
+    # alone on its line) is left to markdown-it
+    if _html_block_type(first) != 6:
+        return False
     stop = text.find("\n", end)  # the block takes its last line's newline
     collector.html_lines(a, len(text) if stop < 0 else stop + 1)
     return True
