@@ -257,15 +257,37 @@ def test_pages_are_prepared_and_transformed_with_the_cycle_collector_paused(
         def mdp_transform_page(self, page: object, ctx: object) -> None:
             during.append(gc.isenabled())
 
-    assert gc.isenabled()
+    assert gc.isenabled() and gc.get_freeze_count() == 0
     build(config, Engine(), plugins=[Watch()], use_scan_cache=False)
     assert during == [False] * 4 and gc.isenabled()
+    assert gc.get_freeze_count() == 0  # what it made went to the oldest generation
     gc.disable()
     try:
         build(config, Engine(), plugins=[Watch()], use_scan_cache=False)
         assert not gc.isenabled()
     finally:
         gc.enable()
+    kept = [object()]  # a host that froze its objects (before forking workers) keeps them
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        build(config, Engine(), plugins=[Watch()], use_scan_cache=False)
+        assert gc.get_freeze_count() == frozen and kept
+    finally:
+        gc.unfreeze()
+
+
+def test_what_the_paused_step_made_goes_to_the_oldest_generation() -> None:
+    """It lives to the end of the build: no young collection walks it on the way."""
+    import gc
+
+    from miles_docs_plugin.core.pipeline import gc_paused
+
+    with gc_paused():
+        made = [[i] for i in range(5000)]  # more than a young collection's threshold
+    oldest = {id(obj) for obj in gc.get_objects(generation=2)}
+    assert all(id(obj) in oldest for obj in made)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
 
 
 @pytest.mark.parametrize("kept", [False, True], ids=["throwaway", "kept-cache"])

@@ -132,7 +132,8 @@ def gc_paused() -> Iterator[None]:
     that live to the end of the build and form no reference cycles: the collector would find
     nothing, yet each of its passes walks every object the host engine holds (a MkDocs or
     Sphinx build's whole heap), which costs more than the scan of a typical page. It runs
-    again as usual afterwards; collection stays off if it was off.
+    again as usual afterwards, and what the step made starts in the oldest generation (young
+    collections would walk it all once more, to keep it); collection stays off if it was off.
     """
     if not gc.isenabled():
         yield
@@ -141,6 +142,12 @@ def gc_paused() -> Iterator[None]:
     try:
         yield
     finally:
+        if gc.get_freeze_count() == 0:  # (the host froze nothing that this would unfreeze)
+            # What the step made lives to the end of the build: it goes to the oldest
+            # generation at once (freezing then unfreezing moves every tracked object there),
+            # not through young collections that would each walk all of it for nothing.
+            gc.freeze()
+            gc.unfreeze()
         gc.enable()
 
 
