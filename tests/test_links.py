@@ -277,6 +277,30 @@ def test_pages_are_prepared_and_transformed_with_the_cycle_collector_paused(
         gc.unfreeze()
 
 
+@pytest.mark.parametrize("mintlify", [False, True], ids=["plain", "mintlify-site"])
+def test_the_mintlify_link_rule_runs_only_for_a_mintlify_site(tmp_path: Path,
+                                                              mintlify: bool) -> None:
+    """A link to a page's ``.md`` file is broken on the upstream's own Mintlify site: said for
+    a source with a ``docs.json``; for the others the rule is left out of the build's chain
+    (it would return nothing for every link)."""
+    from miles_docs_plugin.builtin import links
+
+    wc = tmp_path / "wc"
+    write(wc / "docs" / "index.md", "# Home\n\nSee [a](a.md).\n")
+    write(wc / "docs" / "a.md", "# A\n")
+    if mintlify:
+        write(wc / "docs" / "docs.json", '{"name": "Site", "navigation": []}\n')
+    config = parse_config({"sources": [{"name": "s", "repo": "https://github.com/o/r.git",
+                                        "local": str(wc)}]}, base_dir=tmp_path, env={})
+    result = build(config, Engine(), use_scan_cache=False)
+    assert "[a](a.md)" in result.sections["s"].pages["index.md"].content
+    said = [d.message for d in result.diagnostics if "Mintlify site" in d.message]
+    assert said == (["a.md is a broken link on the upstream's Mintlify site (its pages have no "
+                     ".md/.mdx in their address); it is resolved here"] if mintlify else [])
+    chain = result.ctx.memo["links:resolve_link"]
+    assert (chain is links.mdp_resolve_link) is not mintlify
+
+
 def test_what_the_paused_step_made_goes_to_the_oldest_generation() -> None:
     """It lives to the end of the build: no young collection walks it on the way."""
     import gc
