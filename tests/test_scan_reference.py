@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 from support import CORPUS
 from test_fuzz import MARKDOWNISH
 from test_markdown import MIXED_PAGE
 
-from miles_docs_plugin.core.transform.markdown import _quiet_parts, rewrite, scan
+from miles_docs_plugin.core.transform.markdown import ScanResult, _quiet_parts, rewrite, scan
 
 TREES = {
     "miles_diffusion v1": CORPUS / "miles_diffusion" / "v1",
@@ -37,6 +38,25 @@ def assert_same(text: str) -> None:
     marks = [(link.start, link.end, f"<{i}>") for i, link in enumerate(fast.links)]
     assert rewrite(text, marks) == rewrite(
         text, [(link.start, link.end, f"<{i}>") for i, link in enumerate(reference.links)])
+
+
+def parsed_by_markdown_it(text: str, line_offset: int = 0) -> tuple[ScanResult, list[str]]:
+    """The fast scan of ``text``, and what it gave markdown-it's parser to read (nothing when
+    the scan read it all itself)."""
+    from miles_docs_plugin.core.transform import markdown
+
+    parses: list[str] = []
+    real = markdown.parser
+
+    def spy(text: str | None = None) -> MarkdownIt:
+        parses.append(text or "")
+        return real(text)
+
+    markdown.parser = spy
+    try:
+        return scan(text, line_offset=line_offset), parses
+    finally:
+        markdown.parser = real
 
 
 @pytest.mark.parametrize("tree", sorted(TREES))
@@ -469,8 +489,7 @@ def test_rest_points_after_a_table_or_an_html_block_of_type_7() -> None:
         assert_same(text)
 
 
-def test_a_block_opened_at_the_top_level_bounds_its_rest_points(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_block_opened_at_the_top_level_bounds_its_rest_points() -> None:
     """A fence or an HTML comment at column 0 that ends the paragraph or list before it:
     its first line is a rest point, and so is the line after its last line. The paragraphs
     and the list around them are then read without markdown-it."""
@@ -483,17 +502,9 @@ def test_a_block_opened_at_the_top_level_bounds_its_rest_points(
             "more [c](c.md)\n<!--/mdp:0-->\n")
     assert {text.index("```"), text.index("- item"), text.index("<!--mdp"),
             text.index("more"), text.index("<!--/mdp")} <= set(points(text))
-    parses: list[str] = []
-    real = markdown.parser
-
-    def spy(source: str | None = None) -> object:
-        parses.append(source or "")
-        return real(source)
-
-    monkeypatch.setattr(markdown, "parser", spy)
-    assert [link.dest for link in scan(text).links] == ["a.md", "b.md", "c.md"]
+    found, parses = parsed_by_markdown_it(text)
+    assert [link.dest for link in found.links] == ["a.md", "b.md", "c.md"]
     assert parses == []
-    monkeypatch.setattr(markdown, "parser", real)
     assert_same(text)
     # in a list item the item may go on after its block; indented, the line after it too
     for text in ("- item\n  ```\n  code\n  ```\n  more [m](m.md)\n",
@@ -502,8 +513,7 @@ def test_a_block_opened_at_the_top_level_bounds_its_rest_points(
         assert_same(text)
 
 
-def test_a_paragraph_that_a_list_ends_is_read_without_markdown_it(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_paragraph_that_a_list_ends_is_read_without_markdown_it() -> None:
     """A bullet list, or an ordered one from 1, ends the paragraph before it: both are read
     by the scan itself. A line after a blank line that cannot be a list item ends the list:
     it is a rest point."""
@@ -512,26 +522,14 @@ def test_a_paragraph_that_a_list_ends_is_read_without_markdown_it(
     text = ("**New:**\n- add [a](a.md)\n- fix `x` [b](b.md)\n\n**Fixes:**\n1. one [c](c.md)\n"
             "   more [d](d.md)\n\n**Other:**\n* [e](e.md)\n")
     assert text.index("**Fixes") in markdown._rest_points(text, "\n" + text)[0]
-    parses: list[str] = []
-    real = markdown.parser
-
-    def spy(source: str | None = None) -> object:
-        parses.append(source or "")
-        return real(source)
-
-    monkeypatch.setattr(markdown, "parser", spy)
-    assert [link.dest for link in scan(text).links] == ["a.md", "b.md", "c.md", "d.md", "e.md"]
+    found, parses = parsed_by_markdown_it(text)
+    assert [link.dest for link in found.links] == ["a.md", "b.md", "c.md", "d.md", "e.md"]
     assert parses == []
-    monkeypatch.setattr(markdown, "parser", real)
     assert_same(text)
     # an ordered list from 2 continues the paragraph; "- - -" is a thematic break; a lazy
     # line continues an item: left to markdown-it
     for other in ("p\n2. [a](a.md)\n", "p\n- - -\n[a](a.md)\n", "p\n- [a](a.md)\nlazy\n"):
-        parses.clear()
-        monkeypatch.setattr(markdown, "parser", spy)
-        scan(other)
-        monkeypatch.setattr(markdown, "parser", real)
-        assert parses, other
+        assert parsed_by_markdown_it(other)[1], other
         assert_same(other)
 
 
@@ -561,65 +559,39 @@ def test_generated_inline_html_scans_as_the_reference_does(text: str) -> None:
     assert_same(text)
 
 
-def test_inline_html_is_read_without_markdown_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_inline_html_is_read_without_markdown_it() -> None:
     """Tags in a paragraph, a list item or a table cell (what markdown-it's ``html_inline``
     rule reads: links and ids in their attributes) are read by the scan itself, as is a
     paragraph that starts with one; an autolink is left to markdown-it."""
-    from miles_docs_plugin.core.transform import markdown
 
     text = ('<a id="top"></a>**Start:** see <a href="a.md" rel="nofollow">A</a> and [b](b.md)\n'
             "\n- <img src=\"i.png\"> [c](c.md)\n\n| x |\n|---|\n| <a href='d.md'>d</a> |\n")
-    parses: list[str] = []
-    real = markdown.parser
-
-    def spy(source: str | None = None) -> object:
-        parses.append(source or "")
-        return real(source)
-
-    monkeypatch.setattr(markdown, "parser", spy)
-    found = scan(text)
+    found, parses = parsed_by_markdown_it(text)
     assert parses == []
     assert [(link.kind, link.dest) for link in found.links] == [
         ("html", "a.md"), ("inline", "b.md"), ("html", "i.png"), ("inline", "c.md"),
         ("html", "d.md")]
     assert [html_id.value for html_id in found.ids] == ["top"]
-    scan("See <https://e.com> and [b](b.md).\n")
-    assert len(parses) == 1
-    monkeypatch.setattr(markdown, "parser", real)
+    assert len(parsed_by_markdown_it("See <https://e.com> and [b](b.md).\n")[1]) == 1
     assert_same(text)
 
 
-def test_an_html_block_of_block_tags_is_read_without_markdown_it(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_html_block_of_block_tags_is_read_without_markdown_it() -> None:
     """A block-level tag at a rest point opens an HTML block that ends at the next blank
     line: read by the scan itself, it reports what markdown-it's token would (links and ids,
     in page order with the ids of what is parsed)."""
-    from miles_docs_plugin.core.transform import markdown
 
     text = ("# T\n\nSee [a](a.md).\n\n<p align=\"center\">\n  <img src=\"i.png\" width=\"320\">\n"
             "  <a href=\"b.md\" id=\"one\">b</a>\n</p>\n\n<div id=\"two\">\n\nx\n")
-    parses: list[str] = []
-    real = markdown.parser
-
-    def spy(source: str | None = None) -> object:
-        parses.append(source or "")
-        return real(source)
-
-    monkeypatch.setattr(markdown, "parser", spy)
-    fast = scan(text, line_offset=2)
+    fast, parses = parsed_by_markdown_it(text, line_offset=2)
     assert parses == []
     assert [(link.kind, link.dest, link.line) for link in fast.links] == [
         ("inline", "a.md", 5), ("html", "i.png", 8), ("html", "b.md", 9)]
     assert [(found.value, found.line) for found in fast.ids] == [("one", 9), ("two", 12)]
-    monkeypatch.setattr(markdown, "parser", real)
     assert_same(text)
     # a pipe in the first line (a table may start there), a blank line of spaces inside, or
     # an HTML block of another type: left to markdown-it
     for other in ("<p> | <a href=\"x.md\">a</a> |\n|---|\n", "<p>\n \n<img src=\"i.png\">\n",
                   "<pre>\n<img src=\"i.png\">\n</pre>\n", "<custom-tag>\n<img src=\"i.png\">\n"):
-        parses.clear()
-        monkeypatch.setattr(markdown, "parser", spy)
-        scan("[a](a.md)\n\n" + other)
-        monkeypatch.setattr(markdown, "parser", real)
-        assert parses, other
+        assert parsed_by_markdown_it("[a](a.md)\n\n" + other)[1], other
         assert_same("[a](a.md)\n\n" + other)

@@ -338,13 +338,11 @@ def _resolver(ctx: BuildContext) -> Resolver:
     found: Any = ctx.memo.get(_RESOLVER)
     if found is None:
         from ..core.plugins import builtin_calls
-        from .mintlify import mdp_resolve_link as mintlify_rule
-        from .mintlify import site_config
+        from . import mintlify
 
         calls = builtin_calls(ctx.hooks.pm.hook.mdp_resolve_link)
-        if calls is not None and not any(site_config(s, ctx) for s in ctx.sections.values()):
-            # no source is a Mintlify site: its rule would return None for every link
-            calls = [call for call in calls if call is not mintlify_rule]
+        if calls is not None and not mintlify.any_site(ctx):
+            calls = [call for call in calls if call is not mintlify.mdp_resolve_link]
         if calls is None:
             found = ctx.hooks.resolve_link
         elif len(calls) == 1:

@@ -51,6 +51,12 @@ def site_config(section: Section, ctx: BuildContext) -> dict[str, Any] | None:
     return config
 
 
+def any_site(ctx: BuildContext) -> bool:
+    """Whether a source of this build is a Mintlify site (else :func:`mdp_resolve_link`
+    returns None for every link, and a caller that calls the rules itself may leave it out)."""
+    return any(site_config(section, ctx) is not None for section in ctx.sections.values())
+
+
 @hookimpl
 def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | None:
     section = ctx.sections[page.source]

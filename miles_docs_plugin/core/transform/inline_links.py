@@ -59,7 +59,8 @@ def find_links(content: str, references: bool,
     ``references``: the page has reference definitions (a bracket may then be a reference
     link, which this reader leaves to markdown-it). ``tags``: where the spans of the HTML
     tags markdown-it's ``html_inline`` rule reads (outside the text of images) are added, in
-    its order; without it, content with a tag is left to markdown-it. An autolink always is.
+    its order (what it holds means nothing when None is returned); without it, content with a
+    tag is left to markdown-it. An autolink always is.
     """
     if "`" not in content and "\\" not in content and "<" not in content:
         # (three ``in`` tests: a character class searched with ``re`` is ten times slower)
@@ -83,12 +84,9 @@ def find_links(content: str, references: bool,
         _LEGACY_BACKTICKS = not hasattr(backticks, "_build_last_runs")
     reader = _Reader(content, references, _LEGACY_BACKTICKS)
     reader.tags = tags
-    size = None if tags is None else len(tags)
     try:
         reader.tokenize(0, len(content), 0)
     except _Fallback:
-        if tags is not None:
-            del tags[size:]
         return None
     return reader.found
 

@@ -311,6 +311,12 @@ class _Collector:
             return
         self._html(raw, page_start)
 
+    def tag(self, start: int, end: int) -> None:
+        """Report what the HTML tag ``text[start:end]`` of the page yields, as an
+        ``html_inline`` token at that place would."""
+        if self.reference or _html_yields(self.page.text, start, end):
+            self._html(self.page.text[start:end], start)
+
     def _guess_line(self) -> int:
         if self.current is None:
             return 0
@@ -1037,10 +1043,9 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
     if end == a or text.find("\x00", a, b) >= 0:
         return False
     if text[a] == "<":
-        if _html_part(text, a, end, collector):
-            return True
-        if _opens_html(text, a, end):
-            return False  # an HTML block that markdown-it reads
+        kind = _html_block_type(_line_at(text, a, end))
+        if kind is not None:  # an HTML block: read here if of type 6, else by markdown-it
+            return kind == 6 and _html_part(text, a, end, collector)
         # else a paragraph that starts with inline HTML
     if text.find("\n\n", a, end) >= 0:
         return False
@@ -1082,9 +1087,8 @@ def _paragraph(text: str, nl: str, a: int, b: int, references: bool,
     for link in found:
         link.line = line_of(link.start) + first  # collector.line
     collector.result.links.extend(found)
-    for start, stop in tags:  # as markdown-it's html_inline tokens are read
-        if _html_yields(text, start, stop):
-            collector._html(text[start:stop], start)
+    for start, stop in tags:
+        collector.tag(start, stop)
     return True
 
 
@@ -1134,26 +1138,27 @@ def _html_block_type(line: str) -> int | None:
     return None
 
 
+def _line_at(text: str, start: int, end: int) -> str:
+    """The line of ``text`` that starts at ``start``, up to ``end`` at most."""
+    line_end = text.find("\n", start, end)
+    return text[start:end] if line_end < 0 else text[start:line_end]
+
+
 def _opens_html(text: str, start: int, end: int) -> bool:
     """Whether the line at ``start`` (up to ``end``), at a block start, opens an HTML block
     of any type."""
-    line_end = text.find("\n", start, end)
-    return _html_block_type(text[start:end] if line_end < 0 else text[start:line_end]) is not None
+    return _html_block_type(_line_at(text, start, end)) is not None
 
 
 def _html_part(text: str, a: int, end: int, collector: _Collector) -> bool:
-    """If the part ``text[a:end]`` (between two rest points, so at column 0 with nothing open)
-    is one HTML block of type 6 (a block-level tag; it ends at the next blank line, and the
-    part has none), report what markdown-it's ``html_block`` token would yield and return
-    True; else report nothing. Its first line holds no "|": the ``table`` rule, tried
-    before ``html_block``, needs one there."""
-    line_end = text.find("\n", a, end)
-    first = text[a:end] if line_end < 0 else text[a:line_end]
-    if "|" in first or _BLANK_LINE_RE.search(text, a, end) is not None:
-        return False
-    # types 1 to 5 end at a closing sequence, not at a blank line; type 7 (any other tag
-    # alone on its line) is left to markdown-it
-    if _html_block_type(first) != 6:
+    """If the part ``text[a:end]`` (between two rest points, so at column 0 with nothing open),
+    whose first line opens an HTML block of type 6 (a block-level tag), is that one block (it
+    ends at the next blank line, and the part has none), report what markdown-it's
+    ``html_block`` token would yield and return True; else report nothing. Its first line
+    holds no "|": the ``table`` rule, tried before ``html_block``, needs one there. (Blocks of
+    types 1 to 5 end at a closing sequence; type 7, any other tag alone on its line, is left
+    to markdown-it.)"""
+    if "|" in _line_at(text, a, end) or _BLANK_LINE_RE.search(text, a, end) is not None:
         return False
     stop = text.find("\n", end)  # the block takes its last line's newline
     collector.html_lines(a, len(text) if stop < 0 else stop + 1)
