@@ -360,3 +360,31 @@ def test_scanning_and_rewriting_pages_leaves_no_reference_cycles(
     assert found == [0] * (2 if kept else 1)
     if kept:  # the second build replayed the first one's transforms
         assert any("prepare as in the last build" in line for line in said), said
+
+
+def test_relative_links_through_dot_parts_and_out_of_the_docs_folder(tmp_path: Path) -> None:
+    """Links are joined to their page's folder in docs-folder space first; one whose joined
+    path starts with "." (it leaves the docs folder, even to come back, or names a dot
+    folder) is joined in repository space: both ways find the same targets."""
+    wc = tmp_path / "wc"
+    write(wc / "README.md", "# Readme\n")
+    write(wc / "docs" / "index.md", "# Home\n")
+    write(wc / "docs" / ".assets" / "x.png", "png\n")
+    write(wc / "docs" / "guide" / "a.md", """
+        # A
+
+        [back](../../docs/index.md) [dots](./.././guide/a.md#a) [hidden](../.assets/x.png)
+        [up](..) [root](../) [readme](../../README.md) [top](../index.md)
+        [away](../../docs/../nowhere.md) [gone](../../../x.md)
+        """)
+    config = parse_config({"sources": [{"name": "s", "repo": "https://github.com/o/r.git",
+                                        "local": str(wc), "web_url": "https://github.com/o/r"}]},
+                          base_dir=tmp_path, env={})
+    result = build(config, Engine(), use_scan_cache=False)
+    text = result.sections["s"].pages["guide/a.md"].content
+    assert ("[back](../index.md) [dots](a.md#a) [hidden](../.assets/x.png)\n"
+            "[up](../index.md) [root](../index.md) [readme](https://github.com/o/r/blob/") in text
+    assert "/README.md) [top](../index.md)\n[away](https://github.com/o/r/blob/" in text
+    assert "/nowhere.md) [gone](#)" in text
+    assert sorted(d.message.split(" ")[0] for d in result.diagnostics) == [
+        "../../../x.md", "../../docs/../nowhere.md"]

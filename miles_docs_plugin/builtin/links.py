@@ -66,6 +66,8 @@ def _section_of(page: Page, ctx: BuildContext) -> Section:
 
 def _resolve_in_docs(section: Section, rel: str, anchor: str | None,
                      ctx: BuildContext) -> Target | None:
+    if rel in section.pages:  # a page's own path (find_page's first answer, without a call)
+        return PageTarget(section.source.name, rel, anchor)
     page = find_page(section, rel)
     if page is not None:
         return PageTarget(section.source.name, page, anchor)
@@ -190,6 +192,20 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
         return target or UnresolvedTarget(f"no page or file matches the site-root link {url}",
                                           f"upstream pages live under {docs}/",
                                           repo_path=posixpath.normpath(docs + path))
+    if path:
+        # The usual case first: joined in docs-folder space, the path stays inside the docs
+        # folder (a part starting with "." — "..", ".git", a hidden folder — takes the long
+        # way below, which joins in repository space).
+        folder = page.path.rpartition("/")[0]
+        rel = posixpath.normpath(f"{folder}/{path}" if folder else path)
+        if not rel.startswith("."):
+            if path.endswith("/"):
+                rel += "/"  # normpath dropped it; a trailing slash names a folder
+            target = _resolve_in_docs(section, rel, anchor, ctx) or _redirected(
+                section, rel, anchor, ctx)
+            return target or UnresolvedTarget(f"{url} matches no page or file in {docs}/",
+                                              "fix the link upstream",
+                                              repo_path=section.repo_path(rel.rstrip("/")))
     here = section.repo_path(page.path)
     if path:
         # posixpath.join and dirname, for a relative ``path`` and a normalized page path
@@ -265,9 +281,9 @@ def render(target: Target, link: LinkRef, page: Page, section: Section,
         return _anchor(ctx, section, page, section, page, target.anchor, link) or (
             "#" if html_ctx else ctx.engine.inert_link(image=link.kind == "image"))
     if isinstance(target, PageTarget):
-        tsec = ctx.sections[target.source]
+        tsec = section if target.source == page.source else ctx.sections[target.source]
         tpage = tsec.pages[target.path]
-        there = tsec.host_path(target.path)
+        there = tsec.host_path(target.path, tpage)
         anchor = _anchor(ctx, section, page, tsec, tpage, target.anchor, link) if (
             target.anchor) else ""
         if html_ctx:

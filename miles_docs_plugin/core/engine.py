@@ -25,6 +25,7 @@ build.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Callable
@@ -201,20 +202,33 @@ class Engine:
 def relative_path(path: str, start: str) -> str:
     """``posixpath.relpath(path, start or ".")`` without its two ``abspath`` calls (a
     ``getcwd`` each), for the docs paths of the contract (relative, normalized); any other
-    path goes to ``posixpath.relpath``. Called for every internal link of every page."""
+    path goes to ``posixpath.relpath``. Called for every internal link of every page.
+
+    The folders of ``start`` are worked out once per ``start`` (a page's links share it):
+    ``path`` is then matched against them, deepest first, with ``startswith``."""
     if start == ".":
         start = ""
-    # an empty, "." or ".." part in either: the general case (looked for in "/path/" and
-    # "/start/", cheaper than six scans of the split lists)
-    for text in (f"/{path}/", f"/{start}/" if start else "/"):
-        if "//" in text or "/./" in text or "/../" in text:
-            return posixpath.relpath(path, start or ".")
-    to = path.split("/")
-    base = start.split("/") if start else []
-    common = 0
-    for a, b in zip(to, base, strict=False):
-        if a != b:
-            break
-        common += 1
-    parts = [".."] * (len(base) - common) + to[common:]
-    return "/".join(parts) if parts else "."
+    tail = path + "/"
+    folders = _folders_up(start)
+    # an empty, "." or ".." part: the general case (looked for in "path/", and in "/start/"
+    # by _folders_up)
+    if folders is None or "//" in tail or "/./" in tail or "/../" in tail or tail.startswith(
+            ("./", "../", "/")):
+        return posixpath.relpath(path, start or ".")
+    for folder, up in folders:
+        if tail.startswith(folder):
+            return (up + tail[len(folder):])[:-1] or "."
+    raise AssertionError("unreachable: the last folder is the root, a prefix of every path")
+
+
+@functools.lru_cache(maxsize=128)
+def _folders_up(start: str) -> tuple[tuple[str, str], ...] | None:
+    """``start`` and each folder above it, deepest first, as ``(folder + "/", "../" per level
+    up)``; the root is ``("", "../" * depth)``. None when ``start`` has an empty, "." or ".."
+    part."""
+    text = f"/{start}/" if start else "/"
+    if "//" in text or "/./" in text or "/../" in text:
+        return None
+    parts = start.split("/") if start else []
+    return tuple(("/".join(parts[:depth]) + "/" if depth else "", "../" * (len(parts) - depth))
+                 for depth in range(len(parts), -1, -1))

@@ -389,9 +389,11 @@ class Section(Record):
     def mount(self) -> str:
         return self.source.mount
 
-    def host_path(self, path: str) -> str:
-        """Path of an upstream page or asset in the host docs tree (``diffusion/x.md``)."""
-        page = self.pages.get(path)
+    def host_path(self, path: str, page: Page | None = None) -> str:
+        """Path of an upstream page or asset in the host docs tree (``diffusion/x.md``);
+        ``page``: the page at ``path``, when the caller has it."""
+        if page is None:
+            page = self.pages.get(path)
         rel = page.dest if page else path
         mount = self.source.mount
         # posixpath.join(mount, rel), without its type checks (called for every link)

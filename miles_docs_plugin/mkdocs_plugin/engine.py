@@ -37,9 +37,9 @@ def _words_slugify(text: str, sep: str) -> str:
     ASCII letters, digits and spaces only (most headings) is its words, lowercased, joined
     by ``sep``, without the Unicode normalization and the two substitutions (a third of the
     time of a cold link step's anchor maps); any other text goes to ``slugify`` itself."""
-    words = text.split(" ")
-    if "".join(words).isalnum() and text.isascii():
-        return sep.join(word.lower() for word in words if word)
+    if text.isascii() and text.replace(" ", "").isalnum():
+        return sep.join(text.lower().split())  # only spaces between the words: split() is
+        # split(" ") without the empty strings
     from markdown.extensions.toc import slugify
 
     return str(slugify(text, sep))
