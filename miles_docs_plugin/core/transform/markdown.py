@@ -699,12 +699,13 @@ def _yields(text: str, nl: str, start: int, end: int) -> bool:
     return _HEADING_LINE_RE.search(nl, start, end + 1) is not None
 
 
-def _rest_points(text: str, nl: str) -> tuple[list[int], list[tuple[int, int]]]:
-    """The offsets of the rest points of ``text`` that are certain, in order (0 first), and the
-    spans of the fenced code blocks followed on the way (code: they yield nothing)."""
+def _rest_points(text: str, nl: str, origin: int = 0) -> tuple[list[int], list[tuple[int, int]]]:
+    """The offsets of the rest points of ``text`` that are certain, in order (``origin``, the
+    start of a line where nothing is open, first), and the spans of the fenced code blocks
+    followed on the way (code: they yield nothing)."""
     from markdown_it.rules_block.html_block import HTML_SEQUENCES
 
-    candidates = [m.end() for m in _REST_CANDIDATE_RE.finditer(text)]
+    candidates = [m.end() for m in _REST_CANDIDATE_RE.finditer(text, origin)]
     points: list[int] = []
     fences: list[tuple[int, int]] = []
 
@@ -717,11 +718,11 @@ def _rest_points(text: str, nl: str) -> tuple[list[int], list[tuple[int, int]]]:
                 return point
             point = heading.end()
 
-    add(0)
-    pos = 0  # nothing is open at the top level at pos
-    last_rest = 0
+    add(origin)
+    pos = origin  # nothing is open at the top level at pos
+    last_rest = origin
     ci = 0
-    for m in _OPENER_RE.finditer(nl):
+    for m in _OPENER_RE.finditer(nl, origin):
         start = m.start()  # where the line starts in text
         if start < pos:
             continue  # inside a block already followed to its end
@@ -961,21 +962,19 @@ def _quiet_parts(text: str, line_offset: int = 0) -> tuple[list[tuple[int, int]]
     return quiet, headings
 
 
-def _parts(text: str, line_offset: int = 0) -> tuple[
+def _parts(text: str, line_offset: int = 0, nl: str | None = None) -> tuple[
         list[tuple[int, int]], list[Heading], list[tuple[int, int]]]:
-    """:func:`_quiet_parts`, and the other parts between two rest points (in order)."""
+    """:func:`_quiet_parts`, and the other parts between two rest points (in order). ``nl``:
+    ``"\n" + text``, when the caller has it."""
     busy: list[tuple[int, int]] = []
     if "\r" in text:  # markdown-it reads a lone CR as a line break
         return [], [], busy
+    if nl is None:
+        nl = "\n" + text
+    # the blank lines a page starts with (after its front matter) yield nothing and leave
+    # nothing open: the parts are those of the rest, which starts at a rest point
     lead = _LEADING_BLANK_RE.match(text).end()  # type: ignore[union-attr]
-    if lead:
-        # the blank lines a page starts with (after its front matter) yield nothing and
-        # leave nothing open: the parts are those of the rest
-        rest = _parts(text[lead:], line_offset + text.count("\n", 0, lead))
-        return ([(a + lead, b + lead) for a, b in rest[0]], rest[1],
-                [(a + lead, b + lead) for a, b in rest[2]])
-    nl = "\n" + text
-    points, fences = _rest_points(text, nl)
+    points, fences = _rest_points(text, nl, lead)
     points.append(len(text))  # what follows the last rest point can be left out too
     parts: list[tuple[int, int]] = []
     headings: list[Heading] = []
@@ -1355,10 +1354,10 @@ def scan(text: str, *, line_offset: int = 0, reference: bool = False) -> ScanRes
         collector.reference = True
         tokens = parser().parse(text, env)
     else:
-        parts, headings, busy = _parts(text, line_offset)
+        nl = "\n" + text
+        parts, headings, busy = _parts(text, line_offset, nl)
         if busy:
             # parts that are one paragraph are read here, without markdown-it
-            nl = "\n" + text
             references = "]:" in text
             read = [(a, b) for a, b in busy
                     if _paragraph(text, nl, a, b, references, collector)]
