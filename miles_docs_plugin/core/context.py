@@ -105,10 +105,34 @@ class BuildContext(Record):
             self.scan(page)  # a page already scanned keeps its scan
 
     def scan_text(self, body: str, line_offset: int) -> ScanResult:
-        """The scan of a page body (through the build's scan cache)."""
+        """The scan of a page body (through the build's scan cache).
+
+        When the engine reads MkDocs' blocks (admonitions, collapsibles, tabs) itself, their
+        content is read as the engine reads it: the page's :func:`~.dialect.margin_view`
+        is scanned, and its links are put back where they are in the page."""
         from .transform.markdown import scan as do_scan
 
-        if self.scans is not None:
-            return self.scans.get(body, line_offset, do_scan)
-        return do_scan(body, line_offset=line_offset)
+        markers = self.engine.mkdocs_blocks
+        view = None
+        if markers and ("!!!" in body or "???" in body or "===" in body):
+            from .transform.dialect import margin_view
 
+            view = margin_view(body, markers)
+        text = body if view is None else view.text
+        if self.scans is not None:
+            found = self.scans.get(text, line_offset, do_scan)
+        else:
+            found = do_scan(text, line_offset=line_offset)
+        return found if view is None else _moved_back(found, view.offset)
+
+
+
+def _moved_back(found: ScanResult, offset: Callable[[int], int]) -> ScanResult:
+    """``found`` with its links' spans mapped by ``offset`` (new links: a scan result may be
+    shared through the scan cache)."""
+    from .transform.markdown import LinkRef, ScanResult
+
+    links = [LinkRef(link.kind, offset(link.start), offset(link.end), link.dest, link.line,
+                     link.angle, link.tag, link.attr, link.quote, link.label, link.text)
+             for link in found.links]
+    return ScanResult(links, found.headings, found.ids, found.unmapped)

@@ -69,6 +69,10 @@ class Engine:
     #: OpenAPI front matter and tags; components are only neutralised for the link rules,
     #: line for line and without markers, and put back by the engine.
     reads_mdx = False
+    #: The MkDocs block markers (``!!!``, ``???``, ``===``) whose blocks the engine reads
+    #: itself, content indented included (MkDocs with ``admonition``, ``pymdownx.details``,
+    #: ``pymdownx.tabbed``): the link scan reads that content as Markdown, as the engine does.
+    mkdocs_blocks: frozenset[str] = frozenset()
     #: The engine warns about code languages its highlighter does not know (Sphinx does):
     #: fences are then checked with :meth:`known_language`.
     checks_languages = False

@@ -59,6 +59,8 @@ class MkDocsEngine(Engine):
         self.features = frozenset(
             name for name, ext in FEATURE_EXTENSIONS.items()
             if ext in exts) | ({"mkdocstrings"} if "mkdocstrings" in config.plugins else set())
+        self.mkdocs_blocks = frozenset(marker for feature, marker in BLOCK_MARKERS.items()
+                                       if feature in self.features)
         toc = config.mdx_configs.get("toc", {})
         slugify = toc.get("slugify")
         separator = toc.get("separator", "-")
@@ -194,6 +196,8 @@ def mintlify_meta(meta: MutableMapping[str, Any]) -> None:
 FEATURE_EXTENSIONS = {"admonition": "admonition", "details": "pymdownx.details",
                       "tabbed": "pymdownx.tabbed", "attr_list": "attr_list",
                       "superfences": "pymdownx.superfences", "md_in_html": "md_in_html"}
+#: The block marker each of those features reads (see ``Engine.mkdocs_blocks``).
+BLOCK_MARKERS = {"admonition": "!!!", "details": "???", "tabbed": "==="}
 #: Options an extension gets when miles-docs turns it on (a host's own options win).
 EXTENSION_OPTIONS: dict[str, dict[str, Any]] = {"pymdownx.tabbed": {"alternate_style": True}}
 #: What each extension reads, as it appears in a page (outside fenced code). A false hit only

@@ -1,4 +1,5 @@
-"""MkDocs' own page syntax, for hosts whose engine does not read it (Sphinx).
+"""MkDocs' own page syntax: for hosts whose engine does not read it (Sphinx), and as the
+link scan must read it on hosts that do (MkDocs).
 
 An MkDocs upstream writes admonitions (``!!! note "Title"``), collapsible blocks
 (``??? tip``, ``???+ tip``) and content tabs (``=== "Tab"``) with their content indented four
@@ -12,6 +13,7 @@ sentence that says what is missing.
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 
@@ -139,3 +141,135 @@ def to_components(lines: list[str], code: set[int], *, blocks: bool = True,
     if any("\n" in line for line in lines):
         lines[:] = "\n".join(lines).split("\n")
     return changed, problems
+
+
+#: An opening or closing fence line (at any indentation: inside a block's content too).
+_FENCE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
+def _fences(lines: list[str]) -> dict[int, int]:
+    """The fenced code blocks, as {opening line: closing line} (a fence closes at a line of
+    the same character, at least as long; one left open runs to the last line)."""
+    found: dict[int, int] = {}
+    open_at: int | None = None
+    marker = ""
+    for i, line in enumerate(lines):
+        m = _FENCE_RE.match(line)
+        if open_at is None:
+            if m and not (m.group(1)[0] == "`" and "`" in line[m.end():]):
+                open_at, marker = i, m.group(1)
+        elif m and m.group(1)[0] == marker[0] and len(m.group(1)) >= len(marker) and \
+                not line[m.end():].strip():
+            found[open_at] = i
+            open_at = None
+    if open_at is not None:
+        found[open_at] = len(lines) - 1
+    return found
+
+
+def _content_end(lines: list[str], start: int, width: int, fences: dict[int, int]) -> int:
+    """Index of the last line of the content of the block opened at line ``start`` (its
+    opening line indented ``width`` columns): the lines after it indented ``width + 4``
+    columns or more, blank ones between them, and whole the fenced code that opens there."""
+    last = start
+    j = start + 1
+    while j < len(lines):
+        line = lines[j]
+        if line.strip():
+            if _width(line) < width + 4:
+                break
+            last = fences.get(j, j)
+            j = last
+        j += 1
+    return last
+
+
+def _strip_columns(line: str, columns: int) -> int:
+    """How many leading characters of ``line`` make up at most ``columns`` columns of
+    indentation (a tab goes to the next multiple of four)."""
+    col = 0
+    for n, char in enumerate(line):
+        if char == " ":
+            col += 1
+        elif char == "\t":
+            col = col // 4 * 4 + 4
+        else:
+            return n
+        if col > columns:
+            return n
+        if col == columns:
+            return n + 1
+    return len(line)
+
+
+class MarginView:
+    """A page with the content of its MkDocs blocks (admonitions, collapsibles, tabs) moved
+    to the margin of their opening line, as Python-Markdown reads that content: four columns
+    less per block it is in. Lines keep their number; :meth:`offset` maps an offset in
+    :attr:`text` back to the page."""
+
+    __slots__ = ("_cumulative", "_starts", "text")
+
+    def __init__(self, text: str, starts: list[int], cumulative: list[int]) -> None:
+        self.text = text
+        self._starts = starts  #: offset in ``text`` of each line that lost characters
+        self._cumulative = cumulative  #: characters lost up to the end of that line's indent
+
+    def offset(self, view_offset: int) -> int:
+        i = bisect.bisect_right(self._starts, view_offset) - 1
+        return view_offset + (self._cumulative[i] if i >= 0 else 0)
+
+
+def margin_view(text: str, markers: frozenset[str] | set[str]) -> MarginView | None:
+    """The :class:`MarginView` of ``text`` for the block ``markers`` the host's engine reads
+    (``!!!``, ``???``, ``===``: ``Engine.mkdocs_blocks``), or None when no content moves.
+
+    CommonMark reads content indented four spaces after a blank line as indented code, so a
+    link scan of the page as written would miss the links of most admonitions (MkDocs' style
+    puts a blank line after the opening line, or between paragraphs); Python-Markdown reads
+    that content as Markdown. The view is what the scan reads instead. A block opens at a
+    line indented less than four columns past the content it is in, outside fenced code."""
+    if not any(marker in text for marker in markers):
+        return None
+    lines = text.split("\n")
+    fences = _fences(lines)
+    depth = [0] * len(lines)
+    # (index of the last content line, content width) of the blocks open at line i
+    stack: list[tuple[int, int]] = []
+    skip_to = -1  # the closing line of the fenced code being passed
+    for i, line in enumerate(lines):
+        while stack and stack[-1][0] < i:
+            stack.pop()
+        depth[i] = len(stack)
+        if i <= skip_to:
+            continue
+        if i in fences:
+            skip_to = fences[i]
+            continue
+        base = stack[-1][1] if stack else 0
+        m = ADMONITION_RE.match(line) or TAB_RE.match(line)
+        if m is None or line.lstrip()[:3] not in markers:
+            continue
+        width = _width(line)
+        if width - base >= 4:
+            continue  # indented code where it stands
+        last = _content_end(lines, i, width, fences)
+        if last > i:
+            stack.append((last, width + 4))
+    if not any(depth):
+        return None
+    out: list[str] = []
+    starts: list[int] = []
+    cumulative: list[int] = []
+    pos = 0
+    lost = 0
+    for line, levels in zip(lines, depth, strict=True):
+        cut = _strip_columns(line, 4 * levels) if levels else 0
+        if cut:
+            lost += cut
+            starts.append(pos)
+            cumulative.append(lost)
+            line = line[cut:]
+        out.append(line)
+        pos += len(line) + 1
+    return MarginView("\n".join(out), starts, cumulative)

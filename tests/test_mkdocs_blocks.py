@@ -1,0 +1,109 @@
+"""MkDocs' own blocks (admonitions, collapsibles, tabs) on an MkDocs host: their content,
+indented four spaces, is Markdown to MkDocs, and its links are rewritten like any other.
+
+CommonMark reads that content as indented code after a blank line (MkDocs' usual style), so
+the link scan reads the page's margin view (:func:`~miles_docs_plugin.core.transform.dialect.
+margin_view`) instead.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from support import make_repo, mkdocs_build, write
+
+from miles_docs_plugin.core.transform.dialect import margin_view
+from miles_docs_plugin.core.transform.markdown import scan
+
+ALL = frozenset({"!!!", "???", "==="})
+
+PAGE = """\
+# Home
+
+!!! note "Read first"
+
+    See [the script](../scripts/run.py) and [setup](guide.md#install-it).
+
+    ??? tip
+
+        Nested: [script again](../scripts/run.py#L2)
+
+=== "pip"
+
+    Run [install](guide.md).
+
+```text
+!!! note
+
+    [not a link](../scripts/nowhere.py)
+```
+"""
+
+
+def test_links_in_block_content_are_rewritten_in_a_real_mkdocs_build(
+        tmp_path: Path, cache_dir: Path) -> None:
+    up = tmp_path / "up"
+    commit = make_repo(up, {"docs/index.md": PAGE,
+                            "docs/guide.md": "# Guide\n\n## Install it\n",
+                            "scripts/run.py": "print('run')\n"})
+    site = tmp_path / "host"
+    write(site / "mkdocs.yml", "site_name: Host\nplugins:\n  - miles-docs\n")
+    write(site / "docs" / "index.md", "# Host\n")
+    write(site / "miles-docs.yml", f"""
+        sources:
+          - name: diffusion
+            repo: {up.as_uri()}
+            web_url: https://github.com/o/r
+        """)
+    write(site / "miles-docs.lock",
+          f"version: 1\nsources:\n  diffusion:\n    repo: {up.as_uri()}\n    ref: main\n"
+          f"    commit: {commit}\n")
+    run = mkdocs_build(site)  # --strict: a link MkDocs cannot find fails the build
+    assert run.returncode == 0, run.output
+    page = (site / "site" / "diffusion" / "index.html").read_text("utf-8")
+    hrefs = re.findall(r'href="([^"]+)"', page)
+    script = f"https://github.com/o/r/blob/{commit}/scripts/run.py"
+    assert script in hrefs and f"{script}#L2" in hrefs, hrefs
+    assert "guide/#install-it" in hrefs and "guide/" in hrefs, hrefs
+    assert page.count('class="admonition') == 2 and "tabbed-set" in page, page
+    assert "../scripts/nowhere.py" in page  # in fenced code: as written
+
+
+def test_the_view_moves_block_content_to_its_margin_and_maps_offsets_back() -> None:
+    view = margin_view(PAGE, ALL)
+    assert view is not None
+    lines = view.text.split("\n")
+    assert len(lines) == len(PAGE.split("\n"))  # lines keep their numbers
+    assert "See [the script](../scripts/run.py) and [setup](guide.md#install-it)." in lines
+    assert "Nested: [script again](../scripts/run.py#L2)" in lines
+    assert "Run [install](guide.md)." in lines
+    assert "    [not a link](../scripts/nowhere.py)" in lines  # fenced code stays
+    found = scan(view.text).links
+    assert [link.dest for link in found] == [
+        "../scripts/run.py", "guide.md#install-it", "../scripts/run.py#L2", "guide.md"]
+    for link in found:
+        start, end = view.offset(link.start), view.offset(link.end)
+        assert PAGE[start:end] == link.dest
+    # as written, CommonMark reads all but the tab's as indented code
+    assert [link.dest for link in scan(PAGE).links] == []
+
+
+def test_only_the_blocks_the_engine_reads_move() -> None:
+    assert margin_view(PAGE, frozenset()) is None
+    tabs_only = margin_view(PAGE, frozenset({"==="}))
+    assert tabs_only is not None
+    assert "    See [the script](../scripts/run.py)" in tabs_only.text
+    assert "Run [install](guide.md)." in tabs_only.text.split("\n")
+
+
+def test_what_is_not_a_block_stays() -> None:
+    # indented four columns past its content: indented code, not a block
+    assert margin_view("Text\n\n    !!! note\n\n        [a](b.md)\n", ALL) is None
+    # no content
+    assert margin_view("!!! note\n\nText [a](b.md)\n", ALL) is None
+    # a tab counts four columns, and what is left of the indent stays
+    view = margin_view("!!! note\n\n\t[a](b.md)\n\n      [c](d.md)\n", ALL)
+    assert view is not None
+    assert view.text == "!!! note\n\n[a](b.md)\n\n  [c](d.md)\n"
+    assert [view.offset(i) for i in (10, 21)] == [11, 26]
