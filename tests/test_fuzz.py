@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -94,6 +95,33 @@ def test_the_mkdocs_slug_fast_path_is_python_markdowns_slugify(text: str, sep: s
     from miles_docs_plugin.mkdocs_plugin.engine import _words_slugify
 
     assert _words_slugify(text, sep) == slugify(text, sep)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["Setup", "setup", "Setup 1", "Setup_1", "setup-1", "", "  ",
+                                 "Setup_2", "Ünïcode", "a_1_1"]), max_size=8))
+def test_mkdocs_heading_ids_are_python_markdowns_duplicates_included(texts: list[str]) -> None:
+    """The ids the MkDocs engine's page slugger gives a page's headings, in order, are those
+    Python-Markdown's ``toc`` gives them (repeats numbered ``_1``, ``_2``; an empty slug)."""
+    import io
+    import tempfile
+
+    import markdown
+    from mkdocs.config import load_config
+
+    from miles_docs_plugin.mkdocs_plugin.engine import MkDocsEngine
+
+    docs = Path(tempfile.gettempdir())  # read for the settings only: nothing is built
+    config = load_config(config_file=io.StringIO("site_name: s\n"), docs_dir=str(docs),
+                         site_dir=str(docs.parent / "unused-site"))
+    make = MkDocsEngine(config, set()).page_slugger()
+    md = markdown.Markdown(extensions=["toc"])
+    md.convert("\n\n".join(f"## {text}" for text in texts))
+
+    def ids(tokens: list[dict[str, Any]]) -> list[str]:
+        return [i for t in tokens for i in [t["id"], *ids(t["children"])]]
+
+    assert [make(text.strip()) for text in texts] == ids(md.toc_tokens)  # type: ignore[attr-defined]
 
 
 @settings(max_examples=150, deadline=None,

@@ -102,7 +102,11 @@ class MkDocsEngine(Engine):
             slugify = _words_slugify
 
         def make(text: str) -> str:
-            return str(unique(slugify(text, sep), used))
+            slug = slugify(text, sep)
+            if slug and slug not in used:  # unique()'s answer for a new id, without the call
+                used.add(slug)
+                return slug
+            return str(unique(slug, used))
 
         return make
 
