@@ -121,7 +121,7 @@ def test_mkdocs_heading_ids_are_python_markdowns_duplicates_included(texts: list
     def ids(tokens: list[dict[str, Any]]) -> list[str]:
         return [i for t in tokens for i in [t["id"], *ids(t["children"])]]
 
-    assert [make(text.strip()) for text in texts] == ids(md.toc_tokens)  # type: ignore[attr-defined]
+    assert [make(text.strip()) for text in texts] == ids(md.toc_tokens)
 
 
 @settings(max_examples=150, deadline=None,

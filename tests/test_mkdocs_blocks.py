@@ -107,3 +107,39 @@ def test_what_is_not_a_block_stays() -> None:
     assert view is not None
     assert view.text == "!!! note\n\n[a](b.md)\n\n  [c](d.md)\n"
     assert [view.offset(i) for i in (10, 21)] == [11, 26]
+
+
+def test_a_block_another_plugin_adds_while_preparing_is_read_too(tmp_path: Path) -> None:
+    """The components plugin notes whether a page holds a block marker as it prepares it (the
+    scan then need not look again); a page another plugin changes afterwards is looked at
+    again."""
+    from miles_docs_plugin import hookimpl
+    from miles_docs_plugin.core.config import parse_config
+    from miles_docs_plugin.core.context import BLOCK_MARKS
+    from miles_docs_plugin.core.engine import Engine
+    from miles_docs_plugin.core.model import Page
+    from miles_docs_plugin.core.pipeline import build
+
+    class BlocksEngine(Engine):
+        mkdocs_blocks = frozenset({"!!!"})
+
+    class AddsANote:
+        @hookimpl(trylast=True)
+        def mdp_prepare_page(self, page: Page) -> None:
+            if page.path == "late.md":
+                page.content += "\n!!! note\n\n    See [run](../scripts/run.py).\n"
+
+    wc = tmp_path / "wc"
+    write(wc / "scripts" / "run.py", "print('run')\n")
+    write(wc / "docs" / "early.md", "# Early\n\n!!! note\n\n    See [run](../scripts/run.py).\n")
+    write(wc / "docs" / "late.md", "# Late\n")
+    config = parse_config({"sources": [{"name": "s", "repo": "https://github.com/o/r.git",
+                                        "local": str(wc), "web_url": "https://github.com/o/r"}]},
+                          base_dir=tmp_path, env={})
+    result = build(config, BlocksEngine(), plugins=[AddsANote()], use_scan_cache=False)
+    pages = result.sections["s"].pages
+    assert pages["early.md"].extra[BLOCK_MARKS][1] is True
+    assert pages["late.md"].extra[BLOCK_MARKS][1] is False  # noted before the note came
+    for page in (pages["early.md"], pages["late.md"]):
+        assert "(../scripts/run.py)" not in page.content, page.content
+        assert "https://github.com/o/r/blob/" in page.content, page.content

@@ -21,6 +21,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
+from ..core.context import BLOCK_MARKS
 from ..core.errors import Diagnostic, Severity
 from ..core.patterns import lazy_re
 from ..core.records import Record, replace
@@ -556,7 +557,11 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
     strip_ids = not ctx.engine.heading_attrs and "{#" in body
     features = ctx.engine.features
     native = ctx.engine.reads_mdx  # Mintlify: only what the link rules need
-    dialect = any(mark in body for mark in ("!!!", "???", "===", ":::")) and \
+    block_marks = "!!!" in body or "???" in body or "===" in body
+    if ctx.engine.mkdocs_blocks:
+        # for the link scan, which reads the content of MkDocs blocks as this engine does
+        page.extra[BLOCK_MARKS] = [len(body), block_marks]
+    dialect = (block_marks or ":::" in body) and \
         DIALECT_RE.search(body) is not None and not native and (
         "admonition" not in features or "mkdocstrings" not in features)
     mdx_syntax = mdx_syntax and not native

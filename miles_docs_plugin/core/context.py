@@ -22,6 +22,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("miles_docs")
 
+#: ``page.extra`` key: ``[length, found]``, whether the page body held a block marker of
+#: MkDocs (``!!!``, ``???``, ``===``) when it was that long. The components plugin, which looks
+#: for them anyway, sets it while it prepares the page, on hosts whose engine reads such
+#: blocks; the scan looks for itself when it is missing or the body's length has changed.
+BLOCK_MARKS = "mkdocs_block_marks"
+
 
 def _log_progress(message: str) -> None:
     log.info("miles-docs: %s", message)
@@ -91,8 +97,10 @@ class BuildContext(Record):
     def scan(self, page: Page) -> ScanResult:
         """The scan of a page's prepared content (cached by content)."""
         if page.scan is None:
-            page.scan = self.scan_text(page.content[page.body_start:],
-                                       page.body_line - page.line_delta)
+            body = page.content[page.body_start:]
+            known = page.extra.get(BLOCK_MARKS)
+            page.scan = self.scan_text(body, page.body_line - page.line_delta,
+                                       known[1] if known and known[0] == len(body) else None)
         return page.scan
 
     def scan_all(self, pages: Iterable[Page]) -> None:
@@ -104,17 +112,19 @@ class BuildContext(Record):
         for page in pages:
             self.scan(page)  # a page already scanned keeps its scan
 
-    def scan_text(self, body: str, line_offset: int) -> ScanResult:
+    def scan_text(self, body: str, line_offset: int, marks: bool | None = None) -> ScanResult:
         """The scan of a page body (through the build's scan cache).
 
         When the engine reads MkDocs' blocks (admonitions, collapsibles, tabs) itself, their
         content is read as the engine reads it: the page's :func:`~.dialect.margin_view`
-        is scanned, and its links are put back where they are in the page."""
+        is scanned, and its links are put back where they are in the page. ``marks``: whether
+        the body holds a block marker, when the caller knows (:data:`BLOCK_MARKS`)."""
         from .transform.markdown import scan as do_scan
 
         markers = self.engine.mkdocs_blocks
         view = None
-        if markers and ("!!!" in body or "???" in body or "===" in body):
+        if markers and (marks if marks is not None else (
+                "!!!" in body or "???" in body or "===" in body)):
             from .transform.dialect import margin_view
 
             view = margin_view(body, markers)
