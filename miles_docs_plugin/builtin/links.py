@@ -66,8 +66,6 @@ def _section_of(page: Page, ctx: BuildContext) -> Section:
 
 def _resolve_in_docs(section: Section, rel: str, anchor: str | None,
                      ctx: BuildContext) -> Target | None:
-    if rel in section.pages:  # a page's own path (find_page's first answer, without a call)
-        return PageTarget(section.source.name, rel, anchor)
     page = find_page(section, rel)
     if page is not None:
         return PageTarget(section.source.name, page, anchor)
@@ -192,43 +190,46 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
         return target or UnresolvedTarget(f"no page or file matches the site-root link {url}",
                                           f"upstream pages live under {docs}/",
                                           repo_path=posixpath.normpath(docs + path))
+    # The usual case first: joined in docs-folder space, the path stays inside the docs folder.
+    # A joined path starting with "." ("..", ".git", a hidden folder) and a link to the page
+    # itself take the long way, which joins in repository space.
+    rel: str | None = None
     if path:
-        # The usual case first: joined in docs-folder space, the path stays inside the docs
-        # folder (a part starting with "." — "..", ".git", a hidden folder — takes the long
-        # way below, which joins in repository space).
         folder = page.path.rpartition("/")[0]
         rel = posixpath.normpath(f"{folder}/{path}" if folder else path)
-        if not rel.startswith("."):
-            if path.endswith("/"):
-                rel += "/"  # normpath dropped it; a trailing slash names a folder
-            target = _resolve_in_docs(section, rel, anchor, ctx) or _redirected(
-                section, rel, anchor, ctx)
-            return target or UnresolvedTarget(f"{url} matches no page or file in {docs}/",
-                                              "fix the link upstream",
-                                              repo_path=section.repo_path(rel.rstrip("/")))
-    here = section.repo_path(page.path)
-    if path:
-        # posixpath.join and dirname, for a relative ``path`` and a normalized page path
-        base = here.rpartition("/")[0]
-        repo_path = posixpath.normpath(f"{base}/{path}" if base else path)
-    else:
-        repo_path = here
-    if repo_path == ".." or repo_path.startswith("../"):
-        return UnresolvedTarget(f"{url} points outside the repository", "fix the link upstream",
-                                unsafe=True)
-    if repo_path == ".git" or repo_path.startswith(".git/"):
-        return UnresolvedTarget(f"{url} points into .git", "fix the link upstream", unsafe=True)
-    prefix = docs_prefix(docs)
-    if repo_path == docs or repo_path.startswith(prefix):
-        rel = "" if repo_path == docs else repo_path[len(prefix):]
-        if path.endswith("/") and rel:
-            rel += "/"  # normpath dropped it; a trailing slash names a folder
+        if rel.startswith("."):
+            rel = None
+    if rel is None:
+        here = section.repo_path(page.path)
+        if path:
+            # posixpath.join and dirname, for a relative ``path`` and a normalized page path
+            base = here.rpartition("/")[0]
+            repo_path = posixpath.normpath(f"{base}/{path}" if base else path)
+        else:
+            repo_path = here
+        if repo_path == ".." or repo_path.startswith("../"):
+            return UnresolvedTarget(f"{url} points outside the repository",
+                                    "fix the link upstream", unsafe=True)
+        if repo_path == ".git" or repo_path.startswith(".git/"):
+            return UnresolvedTarget(f"{url} points into .git", "fix the link upstream",
+                                    unsafe=True)
+        prefix = docs_prefix(docs)
+        if not (repo_path == docs or repo_path.startswith(prefix)):
+            return _outside_docs(section, url, repo_path, anchor)
         if not path:
             return PageTarget(section.source.name, page.path, anchor)
-        target = _resolve_in_docs(section, rel, anchor, ctx) or _redirected(
-            section, rel, anchor, ctx)
-        return target or UnresolvedTarget(f"{url} matches no page or file in {docs}/",
-                                          "fix the link upstream", repo_path=repo_path)
+        rel = "" if repo_path == docs else repo_path[len(prefix):]
+    if path.endswith("/") and rel:
+        rel += "/"  # normpath dropped it; a trailing slash names a folder
+    target = _resolve_in_docs(section, rel, anchor, ctx) or _redirected(section, rel, anchor, ctx)
+    return target or UnresolvedTarget(f"{url} matches no page or file in {docs}/",
+                                      "fix the link upstream",
+                                      repo_path=section.repo_path(rel.rstrip("/")))
+
+
+def _outside_docs(section: Section, url: str, repo_path: str, anchor: str | None) -> Target:
+    """The target of a relative link to ``repo_path``, in the repository outside the docs
+    folder: a permalink at the pin, or unresolved."""
     kind = section.checkout.tree.kind(repo_path)
     if kind in ("blob", "link", "tree"):
         return _repo_file(section, repo_path, kind == "tree", anchor)

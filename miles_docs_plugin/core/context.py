@@ -123,11 +123,10 @@ class BuildContext(Record):
 
         markers = self.engine.mkdocs_blocks
         view = None
-        if markers and (marks if marks is not None else (
-                "!!!" in body or "???" in body or "===" in body)):
+        if markers and marks is not False:
             from .transform.dialect import margin_view
 
-            view = margin_view(body, markers)
+            view = margin_view(body, markers)  # looks for the markers itself
         text = body if view is None else view.text
         if self.scans is not None:
             found = self.scans.get(text, line_offset, do_scan)

@@ -143,30 +143,6 @@ def to_components(lines: list[str], code: set[int], *, blocks: bool = True,
     return changed, problems
 
 
-#: An opening or closing fence line (at any indentation: inside a block's content too).
-_FENCE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
-
-
-def _fences(lines: list[str]) -> dict[int, int]:
-    """The fenced code blocks, as {opening line: closing line} (a fence closes at a line of
-    the same character, at least as long; one left open runs to the last line)."""
-    found: dict[int, int] = {}
-    open_at: int | None = None
-    marker = ""
-    for i, line in enumerate(lines):
-        m = _FENCE_RE.match(line)
-        if open_at is None:
-            if m and not (m.group(1)[0] == "`" and "`" in line[m.end():]):
-                open_at, marker = i, m.group(1)
-        elif m and m.group(1)[0] == marker[0] and len(m.group(1)) >= len(marker) and \
-                not line[m.end():].strip():
-            found[open_at] = i
-            open_at = None
-    if open_at is not None:
-        found[open_at] = len(lines) - 1
-    return found
-
-
 def _content_end(lines: list[str], start: int, width: int, fences: dict[int, int]) -> int:
     """Index of the last line of the content of the block opened at line ``start`` (its
     opening line indented ``width`` columns): the lines after it indented ``width + 4``
@@ -231,8 +207,10 @@ def margin_view(text: str, markers: frozenset[str] | set[str]) -> MarginView | N
     line indented less than four columns past the content it is in, outside fenced code."""
     if not any(marker in text for marker in markers):
         return None
+    from .mdx import fences as find_fences  # fenced code at any indentation, as here
+
     lines = text.split("\n")
-    fences = _fences(lines)
+    fences = {fence.start: fence.end for fence in find_fences(lines)}
     depth = [0] * len(lines)
     # (index of the last content line, content width) of the blocks open at line i
     stack: list[tuple[int, int]] = []

@@ -24,9 +24,11 @@ def split_url(url: str) -> tuple[str, str, str | None]:
 
 def find_page(section: Section, rel: str) -> str | None:
     """The page that ``rel`` (a path relative to docs_dir) names, Mintlify-style lookups too."""
+    pages = section.pages
+    if rel in pages:  # a page's own path (no page path starts or ends with "/")
+        return rel
     folder = rel.endswith("/")  # `guide/` is the folder's index, never a sibling guide.md
     rel = rel.strip("/")
-    pages = section.pages
     if rel in pages and not folder:
         return rel
     if rel in section.superseded:
