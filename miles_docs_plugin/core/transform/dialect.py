@@ -21,6 +21,10 @@ ADMONITION_RE = re.compile(r'^(?P<indent>[ \t]*)(?P<marker>!!!|\?\?\?\+?)[ \t]+(
                            r'(?:[ \t]+(?P<classes>[\w -]*?))?(?:[ \t]*"(?P<title>[^"]*)")?[ \t]*$')
 TAB_RE = re.compile(r'^(?P<indent>[ \t]*)===!?\+?[ \t]+"(?P<title>[^"]*)"[ \t]*$')
 AUTODOC_RE = re.compile(r"^(?P<indent>[ \t]*):::[ \t]+(?P<name>[\w.:-]+)[ \t]*$")
+#: A list item as Python-Markdown reads one (its ``olist`` and ``ulist`` processors).
+LIST_ITEM_RE = re.compile(r"[ \t]*(?:[*+-]|\d+\.)[ \t]+\S")
+#: A thematic break, which Python-Markdown reads before a list item (``* * *``).
+RULE_RE = re.compile(r"[ ]{0,3}([*_-])(?:[ ]*\1){2,}[ ]*$")
 #: MkDocs admonition types and the Mintlify callout each one is.
 KINDS = {"note": "Note", "abstract": "Info", "summary": "Info", "tldr": "Info", "info": "Info",
          "todo": "Info", "tip": "Tip", "hint": "Tip", "important": "Tip", "success": "Check",
@@ -160,6 +164,28 @@ def _content_end(lines: list[str], start: int, width: int, fences: dict[int, int
     return last
 
 
+def _item_end(lines: list[str], start: int, width: int, fences: dict[int, int]) -> int:
+    """Index of the last line of the list item opened at line ``start`` (its marker indented
+    ``width`` columns), as Python-Markdown reads it: the lines that follow it without a blank
+    line between (its paragraph, lazily continued), and after a blank line those indented
+    ``width + 4`` columns or more, fenced code whole."""
+    last = start
+    blank = False
+    j = start + 1
+    while j < len(lines):
+        line = lines[j]
+        if not line.strip():
+            blank = True
+        else:
+            if blank and _width(line) < width + 4:
+                break
+            blank = False
+            last = fences.get(j, j)
+            j = last
+        j += 1
+    return last
+
+
 def _strip_columns(line: str, columns: int) -> int:
     """How many leading characters of ``line`` make up at most ``columns`` columns of
     indentation (a tab goes to the next multiple of four)."""
@@ -204,7 +230,9 @@ def margin_view(text: str, markers: frozenset[str] | set[str]) -> MarginView | N
     link scan of the page as written would miss the links of most admonitions (MkDocs' style
     puts a blank line after the opening line, or between paragraphs); Python-Markdown reads
     that content as Markdown. The view is what the scan reads instead. A block opens at a
-    line indented less than four columns past the content it is in, outside fenced code."""
+    line indented less than four columns past the content it is in (a block's, or a list
+    item's: four columns past its marker), outside fenced code. List items do not move: only
+    a block's content does, which is what CommonMark reads as code in them too."""
     if not any(marker in text for marker in markers):
         return None
     from .mdx import fences as find_fences  # fenced code at any indentation, as here
@@ -214,19 +242,25 @@ def margin_view(text: str, markers: frozenset[str] | set[str]) -> MarginView | N
     depth = [0] * len(lines)
     # (index of the last content line, content width) of the blocks open at line i
     stack: list[tuple[int, int]] = []
+    items: list[tuple[int, int]] = []  # the same, of the list items line i is in
     skip_to = -1  # the closing line of the fenced code being passed
     for i, line in enumerate(lines):
         while stack and stack[-1][0] < i:
             stack.pop()
+        while items and items[-1][0] < i:
+            items.pop()
         depth[i] = len(stack)
         if i <= skip_to:
             continue
         if i in fences:
             skip_to = fences[i]
             continue
-        base = stack[-1][1] if stack else 0
+        base = max(stack[-1][1] if stack else 0, items[-1][1] if items else 0)
         m = ADMONITION_RE.match(line) or TAB_RE.match(line)
         if m is None or line.lstrip()[:3] not in markers:
+            if LIST_ITEM_RE.match(line) and (width := _width(line)) - base < 4 and \
+                    not RULE_RE.match(line.lstrip()):
+                items.append((_item_end(lines, i, width, fences), width + 4))
             continue
         width = _width(line)
         if width - base >= 4:
