@@ -208,3 +208,41 @@ def test_status_on_ci_writes_nothing_either(tmp_path: Path, upstream: tuple[Path
     assert "  pin " in done.output, done.output
     assert files_below(tmp_path / "home", tmp_path / "xdg-cache", tmp_path / "xdg-state",
                        tmp_path / "tmp") == []
+
+
+@pytest.mark.parametrize("xdg", [True, False])
+def test_the_user_folders_are_platformdirs_ones(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                xdg: bool) -> None:
+    """Worked out without platformdirs on Linux (its import costs every build 2-3 ms), and
+    the same folders it gives: the XDG variable when it is set, else under the home folder."""
+    import platformdirs
+
+    from miles_docs_plugin.core.env import user_folder
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for variable in ("XDG_CACHE_HOME", "XDG_STATE_HOME"):
+        if xdg:
+            monkeypatch.setenv(variable, str(tmp_path / variable.lower()))
+        else:
+            monkeypatch.delenv(variable, raising=False)
+    assert user_folder("cache") == platformdirs.user_cache_dir("miles-docs", appauthor=False)
+    assert user_folder("state") == platformdirs.user_state_dir("miles-docs", appauthor=False)
+    assert user_folder("cache").startswith(str(tmp_path))
+
+
+def test_a_build_with_the_default_folders_does_not_import_platformdirs(
+        tmp_path: Path, upstream: tuple[Path, str]) -> None:
+    """Two real builds (cold, then warm) that keep their cache, scan cache, key and entry
+    points in the user's folders, as on a developer's machine."""
+    site = mkdocs_host(tmp_path, upstream)
+    env = user_dirs(tmp_path, CI="false")
+    probe = ("import sys\nfrom mkdocs.__main__ import cli\n"
+             "try:\n    cli(['build', '-q'])\nexcept SystemExit as e:\n    code = e.code\n"
+             "print('platformdirs' in sys.modules, code)\n")
+    for _ in range(2):
+        done = run([sys.executable, "-c", probe], cwd=site, env=env)
+        assert done.returncode == 0, done.output
+        assert done.output.split()[-2:] == ["False", "0"], done.output
+    assert list((tmp_path / "xdg-cache" / "miles-docs" / "checkouts").glob("*/*/manifest.json"))
+    assert (tmp_path / "xdg-state" / "miles-docs" / "cache.key").is_file()
+    assert (tmp_path / "xdg-state" / "miles-docs" / "entry-points.json").is_file()

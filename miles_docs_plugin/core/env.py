@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Mapping
 
 from .errors import ConfigError
@@ -63,3 +64,32 @@ def distribution_version(name: str) -> str:
         if line.startswith("Version:"):
             return line[len("Version:"):].strip()
     return str(dist.version)
+
+
+#: The name of this package's own folder in the user's cache and state folders.
+APP_FOLDER = "miles-docs"
+#: Per kind of folder: its XDG variable, and where it is under the home folder when unset.
+_XDG = {"cache": ("XDG_CACHE_HOME", ".cache"), "state": ("XDG_STATE_HOME", ".local/state")}
+
+
+def user_folder(kind: str) -> str:
+    """The user's ``"cache"`` or ``"state"`` folder for this package: platformdirs'
+    ``user_cache_dir`` / ``user_state_dir`` (``"miles-docs"``, no author).
+
+    On Linux that is the XDG variable when it holds an absolute path, else the folder under
+    ``$HOME``: worked out here, as importing platformdirs costs 2-3 ms on every build. Other
+    platforms (and a home that is not an absolute path) ask platformdirs.
+    """
+    variable, under_home = _XDG[kind]
+    if sys.platform == "linux" and "ANDROID_DATA" not in os.environ:  # platformdirs' Unix
+        base = os.environ.get(variable, "")
+        home = os.environ.get("HOME", "")
+        if os.path.isabs(base):  # noqa: PTH117 (str in, str out: no pathlib)
+            return os.path.join(base, APP_FOLDER)  # noqa: PTH118
+        if os.path.isabs(home):  # noqa: PTH117
+            return os.path.join(home, under_home, APP_FOLDER)  # noqa: PTH118
+    import platformdirs
+
+    if kind == "cache":
+        return platformdirs.user_cache_dir(APP_FOLDER, appauthor=False)
+    return platformdirs.user_state_dir(APP_FOLDER, appauthor=False)

@@ -20,7 +20,7 @@ import pluggy
 
 from .. import hookspecs
 from ..hookspecs import PROJECT
-from .env import on_ci
+from .env import on_ci, user_folder
 
 if TYPE_CHECKING:
     from .config import ConfigKeys, SourceConfig
@@ -150,9 +150,7 @@ def _kept_file() -> str | None:
     if not folder:
         if on_ci(os.environ):
             return None
-        import platformdirs
-
-        folder = platformdirs.user_state_dir("miles-docs", appauthor=False)
+        folder = user_folder("state")
     return os.path.join(os.path.expanduser(folder), ENTRY_POINTS_FILE)  # noqa: PTH118
 
 

@@ -41,6 +41,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ..env import user_folder
 from ..errors import FetchError
 from ..model import EntryKind, RepoTree
 from ..records import Record
@@ -59,9 +60,7 @@ STALE_TMP_SECONDS = 6 * 3600
 
 
 def default_cache_root() -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("miles-docs", appauthor=False))
+    return Path(user_folder("cache"))
 
 
 _throwaway: tuple[int, Path] | None = None  #: (pid, folder) of this process's throwaway cache

@@ -29,7 +29,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..env import distribution_version
+from ..env import distribution_version, user_folder
 from .markdown import SCANNER_VERSION, Heading, HtmlId, LinkRef, ScanResult
 
 T = TypeVar("T")
@@ -78,12 +78,7 @@ def secret_key() -> bytes | None:
     """The key that authenticates cache files, created on first use (``0600``, outside the
     cache root); None when it cannot be kept (then nothing is cached)."""
     folder = os.environ.get(KEY_ENV)
-    if folder:
-        base = Path(folder).expanduser()
-    else:
-        import platformdirs
-
-        base = Path(platformdirs.user_state_dir("miles-docs", appauthor=False))
+    base = Path(folder).expanduser() if folder else Path(user_folder("state"))
     path = base / "cache.key"
     try:
         data = path.read_bytes()
