@@ -164,3 +164,46 @@ def test_a_titled_page_is_scanned_once_even_without_a_kept_cache(
     result = build(load_config(tmp_path / "miles-docs.yml"), Engine(), use_scan_cache=False)
     assert "# Setup & run" in result.sections["s"].pages["run.md"].content
     assert sum("Intro, [home]" in text for text in scanned) == 1, scanned
+
+
+def test_sphinx_titles_untitled_mkdocs_pages_as_mkdocs_does(tmp_path: Path,
+                                                              cache_dir: Path) -> None:
+    """MkDocs takes a page's title from the upstream's nav, else its file name, and its themes
+    show it as the heading: MkDocs authors leave the ``#`` line out. MyST would warn that the
+    headings start at H2 (``-W`` fails) and Sphinx would name the page after its first H2."""
+    from hosts import make_host
+
+    up = tmp_path / "up"
+    commit = make_repo(up, {
+        "mkdocs.yml": "site_name: Up\nnav:\n  - Introduction: index.md\n  - guide_one.md\n"
+                      "  - More:\n    - Setting it up: more/index.md\n    - more/API-notes.md\n",
+        "docs/index.md": "Intro text, see [notes](more/API-notes.md#usage).\n\n## Highlights\n\n"
+                         "Text.\n\n## Next steps\n\nMore.\n",
+        "docs/guide_one.md": "Just text.\n",
+        "docs/more/index.md": "## Part\n\nText.\n",
+        "docs/more/API-notes.md": "## Usage\n\nText.\n",
+        "docs/more/titled.md": "# Has one\n\n## Usage\n",
+    })
+    host = make_host("sphinx", tmp_path / "sphinx", up.as_uri(), commit)
+    run = host.build()
+    assert run.returncode == 0, run.output
+    assert "myst.header" not in run.output, run.output
+    site = host.site()
+
+    def title(page: str) -> str:
+        found = re.search(r"<h1>(.*?)<a class=\"headerlink", site.page(page).text, re.S)
+        assert found is not None, page
+        return found.group(1).strip()
+
+    assert title("diffusion/index.html") == "Introduction"  # from the nav
+    assert title("diffusion/guide_one.html") == "Guide one"  # from the file name
+    assert title("diffusion/more/index.html") == "Setting it up"
+    assert title("diffusion/more/API-notes.html") == "API notes"  # its case kept
+    assert title("diffusion/more/titled.html") == "Has one"  # its own
+    assert 'href="more/API-notes.html#usage"' in site.page("diffusion/index.html").text
+
+    mk = make_host("mkdocs", tmp_path / "mkdocs", up.as_uri(), commit)
+    run = mk.build()
+    assert run.returncode == 0, run.output
+    page = Site(mk.out).page("diffusion/index.html").text
+    assert "<h1" not in page.split("<main>")[1], page  # MkDocs titles it from the nav itself

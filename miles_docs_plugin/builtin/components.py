@@ -146,6 +146,49 @@ def _structure(ctx: BuildContext, body: str) -> Blocks:
         lambda raw: Blocks(set(raw[0]), [(int(n), str(i)) for n, i in raw[1]], bool(raw[2])))
 
 
+def _mkdocs_title(page: Page, section: Section, ctx: BuildContext) -> str | None:
+    """The title MkDocs gives a page without a title heading, for an engine that needs one
+    (:attr:`Engine.needs_h1 <miles_docs_plugin.core.engine.Engine.needs_h1>`): its title in
+    the upstream's navigation (``- Title: page.md``), else made from its file name (``-`` and
+    ``_`` as spaces, capitalized when all lowercase); a folder's index is named after the
+    folder, the section's own after the section."""
+    if not ctx.engine.needs_h1:
+        return None
+    key = f"{_NAV_TITLES}{section.source.name}"
+    titles = ctx.memo.get(key)
+    if not isinstance(titles, dict):
+        titles = ctx.memo[key] = _nav_titles(section)
+    title = titles.get(page.path)
+    if title:
+        return str(title)
+    folder, _, name = page.path.rpartition("/")
+    stem = name.rpartition(".")[0] or name
+    if stem in ("index", "README"):
+        if not folder:
+            return section.source.title
+        stem = folder.rpartition("/")[2]
+    title = stem.replace("-", " ").replace("_", " ")
+    return title.capitalize() if title.lower() == title else title
+
+
+_NAV_TITLES = "components.nav_titles:"
+
+
+def _nav_titles(section: Section) -> dict[str, str]:
+    """Each page's title in the upstream's navigation (the first entry that names it)."""
+    from ..core.model import nav_pages
+    from ..core.transform.lookup import find_page
+
+    titles: dict[str, str] = {}
+    upstream = section.upstream
+    if upstream is not None and upstream.nav:
+        for item in nav_pages(upstream.nav):
+            path = find_page(section, item.path.split("#", 1)[0])
+            if item.title and path is not None:
+                titles.setdefault(path, item.title)
+    return titles
+
+
 def _heading_text(title: str) -> str:
     return re.sub(r"([\\`*_\[\]<>#])", r"\\\1", " ".join(title.split()))
 
@@ -553,7 +596,8 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
                   or body.startswith(("import", "export"))) and \
         HAS_MDX_RE.search(body) is not None
     has_mermaid = "mermaid" in body and MERMAID_RE.search(body) is not None
-    needs_title = bool(page.title) and "title" in page.meta
+    front_title = page.title if "title" in page.meta else None
+    needs_title = bool(front_title) or ctx.engine.needs_h1
     strip_ids = not ctx.engine.heading_attrs and "{#" in body
     features = ctx.engine.features
     native = ctx.engine.reads_mdx  # Mintlify: only what the link rules need
@@ -670,9 +714,12 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
         if not native and _inline_components(lines, code):
             changed = True
 
-    if needs_title and not has_h1 and page.title:
-        # Mintlify shows the front matter title as the page heading: so do we.
-        heading = "# " + _heading_text(page.title)
+    title = (front_title or _mkdocs_title(page, section, ctx)) if needs_title and not has_h1 \
+        else None
+    if title:
+        # Mintlify shows the front matter title as the page heading, and MkDocs' themes the
+        # title it gives a page without one: so do we.
+        heading = "# " + _heading_text(title)
         if scanned is not None and not changed and ctx.scans is not None:
             from ..core.transform.markdown import with_heading
 

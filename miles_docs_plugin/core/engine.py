@@ -73,6 +73,11 @@ class Engine:
     #: itself, content indented included (MkDocs with ``admonition``, ``pymdownx.details``,
     #: ``pymdownx.tabbed``): the link scan reads that content as Markdown, as the engine does.
     mkdocs_blocks: frozenset[str] = frozenset()
+    #: The engine titles a page after its first heading, which must be a level-1 heading
+    #: (MyST warns about a page whose headings start lower): a page without one gets its
+    #: title as a level-1 heading, as MkDocs titles it (its front matter ``title``, else its
+    #: title in the upstream's navigation, else its file name).
+    needs_h1 = False
     #: The engine warns about code languages its highlighter does not know (Sphinx does):
     #: fences are then checked with :meth:`known_language`.
     checks_languages = False

@@ -141,6 +141,7 @@ class SphinxEngine(Engine):
 
         return make
 
+    needs_h1 = True  # MyST: "Document headings start at H2, not H1" under -W fails a build
     checks_languages = True  # "Pygments lexer name 'mdx' is not known" under -W fails a build
 
     def known_language(self, lang: str) -> bool:
