@@ -251,6 +251,61 @@ def test_untrusted_mdx_is_inert_and_reported(tmp_path: Path, cache_dir: Path) ->
     assert (tmp_path / "out2" / "diffusion" / "tool.js").is_file()
 
 
+REAL_MDX = """\
+---
+title: Real
+---
+
+<CardGroup cols={2}>
+  <Card
+    title="Over lines"
+    href="/part#part-two"
+  >
+    A card whose tag spans lines.
+  </Card>
+  <Card
+    title="Self-closing"
+    href="./part" />
+</CardGroup>
+
+<Frame caption="Shown in the `Request` table.">
+  <img src="/pic.svg" alt="a picture" />
+</Frame>
+
+{/* <Card
+  title="Hidden"
+  href="/nowhere"
+>
+  A card commented out.
+</Card> */}
+
+Tail text.{" "}
+Next line.
+"""
+
+
+def test_untrusted_mdx_as_real_sites_write_it_stays_valid(tmp_path: Path,
+                                                           cache_dir: Path) -> None:
+    """Constructs of real Mintlify sites (Helicone's): a tag over several lines with its href
+    on a later one, a backtick in a quoted attribute, a comment around a component, and
+    Prettier's ``{" "}``. mint reads the page and finds no broken link."""
+    commit = make_repo(tmp_path / "up", {
+        "docs/real.mdx": REAL_MDX, "docs/part.mdx": "---\ntitle: Part\n---\n\n## Part two\n",
+        "docs/pic.svg": '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>\n'})
+    docs = _host(tmp_path, tmp_path / "up", commit)
+    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert "warning" not in done.stderr, done.stderr
+    page = (tmp_path / "out" / "diffusion" / "real.mdx").read_text()
+    assert '    href="/diffusion/part#part-two"\n  >' in page
+    assert '    href="/diffusion/part" />' in page
+    assert '<Frame caption="Shown in the `Request` table.">' in page
+    assert '<img src="/diffusion/pic.svg"' in page
+    assert "Hidden" not in page and "/nowhere" not in page  # the comment is gone
+    assert "Tail text. \nNext line." in page
+    assert broken_links(tmp_path / "out", tmp_path / "home") == {}
+
+
 def test_dev_writes_a_generated_folder_and_follows_a_working_copy(tmp_path: Path,
                                                                   cache_dir: Path) -> None:
     commit = make_repo(tmp_path / "up", {"docs/index.md": "# Up\n\nSee [other](other.md).\n",

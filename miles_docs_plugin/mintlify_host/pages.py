@@ -59,7 +59,8 @@ class MintlifyPages:
         tags: dict[int, str] = {}
 
         def visit(block: Block) -> None:
-            opening = orig[block.start]
+            # the opening tag as written, on every line it spans (its href may be on any)
+            opening = "\n".join(orig[block.start:block.open_end + 1])
             current = lines[block.start]
             link = LINK_LINE_RE.match(current) if "href" in block.attrs else None
             if link:
@@ -75,8 +76,9 @@ class MintlifyPages:
                 if at >= 0:
                     opening = (opening[:at] + current.strip()
                                + opening[at + len(block.inline):])
-            tags[block.start] = opening
-            if block.end > block.start:
+            for k, text in enumerate(opening.split("\n")):
+                tags[block.start + k] = text
+            if block.end > block.open_end:
                 tags[block.end] = orig[block.end]
             for child in block.children:
                 visit(child)

@@ -8,7 +8,10 @@ at the upstream ``path:line``:
 
 - ``import``/``export`` blocks (ESM, at the start of a line) are removed (blank lines keep the
   line numbers);
-- ``{`` and ``}`` in text become ``\\{`` and ``\\}`` (literal braces in MDX);
+- ``{/* … */}`` comments are removed (their content, tags included, would otherwise become
+  live once their braces are escaped); a string literal in text (``{" "}``, Prettier's way of
+  keeping a space) becomes its text;
+- other ``{`` and ``}`` in text become ``\\{`` and ``\\}`` (literal braces in MDX);
 - in tags: ``on*`` attributes are removed, expression attributes other than plain literals
   (``cols={2}``, ``expanded={true}``, ``title={"x"}``) are removed, and unsafe URLs
   (``javascript:``, ``vbscript:``, ``file:``, non-image ``data:``) become ``#``;
@@ -30,7 +33,7 @@ import yaml
 
 from ..core.section.sandbox import tagless
 from ..core.section.sanitize import URL_ATTRS, unsafe_url
-from ..core.transform.mdx import skip_braces
+from ..core.transform.mdx import blank_comments, skip_braces
 
 #: Front matter keys an untrusted page keeps (display text only).
 SAFE_FRONT_MATTER = ("title", "description", "sidebarTitle")
@@ -41,6 +44,8 @@ ESM_RE = re.compile(r"^(?:import|export)\b")
 CODE_SPAN_RE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 TAG_START_RE = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
 ATTR_NAME_RE = re.compile(r"\s*([^\s=/>{}\"']+)")
+#: A string literal in text (``{" "}``): its text holds nothing MDX reads as syntax.
+TEXT_STRING_RE = re.compile(r"""\{\s*(?:"([^"\\{}<>\n]*)"|'([^'\\{}<>\n]*)')\s*\}""")
 LITERAL_RE = re.compile(r"""^\s*(?:-?\d+(?:\.\d+)?|true|false|null|"[^"\\{}]*"|'[^'\\{}]*')\s*$""")
 
 
@@ -168,6 +173,16 @@ def _text(segment: str, line: int, found: _Findings, state: dict[str, Any]) -> s
                 continue
             out.append(new)
             continue
+        if ch == "`":  # a code span (MDX reads it as text), else the run as it is
+            m = CODE_SPAN_RE.match(segment, i)
+            end = m.end() if m else len(segment) - len(segment[i:].lstrip("`"))
+            out.append(segment[i:end])
+            i = end
+            continue
+        if ch == "{" and (m := TEXT_STRING_RE.match(segment, i)):
+            out.append(m.group(1) if m.group(1) is not None else m.group(2))
+            i = m.end()
+            continue
         if ch in "{}":
             if ch == "{" and not state.get("reported"):
                 found.add(line, f"JSX expression {segment[i:i + 40]!r} written as text")
@@ -184,15 +199,9 @@ MAX_TAG_LINES = 50
 
 
 def _line(line: str, n: int, found: _Findings, last: bool) -> str:
-    state: dict[str, Any] = {"last": last}
-    pieces: list[str] = []
-    pos = 0
-    for m in CODE_SPAN_RE.finditer(line):
-        pieces.append(_text(line[pos:m.start()], n, found, state))
-        pieces.append(m.group(0))
-        pos = m.end()
-    pieces.append(_text(line[pos:], n, found, state))
-    return "".join(pieces)
+    """One line (with the lines a tag that starts on it goes on to) made inert. Code spans are
+    read as the text is (a backtick in a tag's quoted attribute opens none)."""
+    return _text(line, n, found, {"last": last})
 
 
 def sanitize_body(body: str, code: set[int]) -> tuple[str, list[tuple[int, str]]]:
@@ -203,6 +212,7 @@ def sanitize_body(body: str, code: set[int]) -> tuple[str, list[tuple[int, str]]
     found = _Findings()
     newline = "\r\n" if "\r\n" in body else "\n"
     lines = body.split(newline)
+    blank_comments(lines, code)
     in_esm = False
     done_until = 0  #: lines already written as part of a tag that began above
     for n, line in enumerate(lines):

@@ -15,6 +15,7 @@ code), so the page model is built here, on MDX's own rules:
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 
@@ -266,26 +267,30 @@ def strip_module_syntax(lines: list[str], code: set[int]) -> dict[str, str]:
             i = j
             continue
         i += 1
-    # comments, possibly spanning lines: replace them in the joined text, newlines kept
-    text = "\n".join(lines)
-    if "{/*" in text or "{ /*" in text:
-        starts = [0]
-        for line in lines:
-            starts.append(starts[-1] + len(line) + 1)
-
-        def blank(m: re.Match[str]) -> str:
-            first = next(k for k in range(len(lines)) if starts[k + 1] > m.start())
-            if first in code:
-                return m.group(0)
-            return "\n" * m.group(0).count("\n")
-
-        text = COMMENT_RE.sub(blank, text)
-        new = text.split("\n")
-        lines[:] = new
-        for k, line in enumerate(lines):  # a line that held only a comment is blank
-            if not line.strip():
-                lines[k] = ""
+    blank_comments(lines, code)
     return imports
+
+
+def blank_comments(lines: list[str], code: set[int]) -> None:
+    """Remove the ``{/* … */}`` comments that start outside code, in place; a comment may
+    span lines, whose number is kept (a line that held only a comment is left blank)."""
+    text = "\n".join(lines)
+    if "{/*" not in text and "{ /*" not in text:
+        return
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+
+    def blank(m: re.Match[str]) -> str:
+        first = bisect.bisect_right(starts, m.start()) - 1
+        if first in code:
+            return m.group(0)
+        return "\n" * m.group(0).count("\n")
+
+    lines[:] = COMMENT_RE.sub(blank, text).split("\n")
+    for k, line in enumerate(lines):
+        if not line.strip():
+            lines[k] = ""
 
 
 class FenceMeta(Record):
