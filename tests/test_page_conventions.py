@@ -7,6 +7,7 @@ One small upstream repository holds every case; a Material host and a furo host 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -213,3 +214,33 @@ def test_sphinx_page_leaving_the_nav_becomes_an_orphan_incrementally(
     second = host.build()
     assert second.returncode == 0, second.output
     assert (host.out / "diffusion" / "b.html").exists()
+
+
+def test_a_generated_landing_page_nests_its_groups_and_lists_untitled_ones_bare(
+        tmp_path: Path, cache_dir: Path) -> None:
+    """A Mintlify upstream without an index page (Helicone's docs.json has a group titled
+    ""): the overview nests groups as MkDocs reads a list (four spaces), titles pages from
+    their front matter, and lists an untitled group's pages bare (a "- ****" item was a
+    docutils transition, which fails Sphinx's -W)."""
+    from hosts import make_host
+
+    up = tmp_path / "up"
+    commit = make_repo(up, {
+        "docs/docs.json": '{"name": "Up", "navigation": {"groups": ['
+                          '{"group": "Guides", "pages": ["intro", {"group": "Deeper", '
+                          '"pages": ["deep/one"]}]}, {"group": "", "pages": ["faq"]}]}}\n',
+        "docs/intro.mdx": "---\ntitle: Getting going\n---\n\nIntro.\n",
+        "docs/deep/one.mdx": "---\ntitle: Deep one\n---\n\nOne.\n",
+        "docs/faq.mdx": "---\ntitle: Questions\n---\n\nFAQ.\n",
+    })
+    for engine in ("mkdocs", "sphinx"):
+        host = make_host(engine, tmp_path / engine, up.as_uri(), commit)
+        run = host.build()
+        assert run.returncode == 0, run.output
+        landing = host.site().page("diffusion/index.html").text
+        # nested: a group's list inside its item
+        assert re.search(r"<strong>Guides</strong>(?:</p>)?\s*<ul>", landing), landing
+        assert re.search(r"<strong>Deeper</strong>(?:</p>)?\s*<ul>", landing), landing
+        assert "<strong></strong>" not in landing
+        text = " ".join(re.sub(r"<[^>]+>", " ", landing.split("</h1>", 1)[1]).split())
+        assert "Guides Getting going Deeper Deep one Questions" in text, text

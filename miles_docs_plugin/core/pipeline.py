@@ -211,7 +211,7 @@ def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
     for section in sections.values():
         nav = hooks.build_nav(section, ctx)
         section.nav = nav if nav is not None else []
-        finish(section)
+        finish(section, engine)
         section.diagnostics.extend(hooks.collect_diagnostics(section, ctx))
     if ctx.scans is not None:
         ctx.scans.save()

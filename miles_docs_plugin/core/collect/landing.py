@@ -9,9 +9,13 @@ opens the section's nav, in both engines.
 from __future__ import annotations
 
 import posixpath
+from typing import TYPE_CHECKING
 
 from ..model import NavGroup, NavItem, NavLink, NavPage, Page, Section, nav_pages
 from ..transform.blocks import escape_inline
+
+if TYPE_CHECKING:
+    from ..engine import Engine
 
 LANDING = "index.md"
 
@@ -33,34 +37,46 @@ def add_placeholder(section: Section) -> None:
                                   extra={"generated": True})
 
 
-def _overview(items: list[NavItem], section: Section, depth: int) -> list[str]:
+def _overview(items: list[NavItem], section: Section, engine: Engine, depth: int) -> list[str]:
+    """The overview's list: a page's link written as the engine resolves it (the link step has
+    run), nested lists indented four spaces (Python-Markdown's list indent; CommonMark reads
+    them too), a group without a title flattened into its parent (Mintlify shows its pages
+    without a heading)."""
     lines: list[str] = []
-    pad = "  " * depth
+    pad = "    " * depth
+    here = section.host_path(LANDING)
     for item in items:
         if isinstance(item, NavPage):
             page = section.pages.get(item.path)
             if page is None or page.dest == LANDING:
                 continue
-            title = item.title or page.title or posixpath.splitext(
-                posixpath.basename(item.path))[0]
-            lines.append(f"{pad}- [{escape_inline(title)}]({page.dest})")
+            meta_title = page.meta.get("title")
+            title = item.title or page.title or (
+                meta_title.strip() if isinstance(meta_title, str) and meta_title.strip()
+                else posixpath.splitext(posixpath.basename(item.path))[0])
+            there = section.host_path(item.path, page)
+            lines.append(f"{pad}- [{escape_inline(title)}]"
+                         f"(<{engine.doc_link(here, there, page=True)}>)")
         elif isinstance(item, NavLink):
             lines.append(f"{pad}- [{escape_inline(item.title)}](<{item.url}>)")
         elif isinstance(item, NavGroup):
-            inner = _overview(item.children, section, depth + 1)
+            if not item.title.strip():
+                lines += _overview(item.children, section, engine, depth)
+                continue
+            inner = _overview(item.children, section, engine, depth + 1)
             if inner:
                 lines.append(f"{pad}- **{escape_inline(item.title)}**")
                 lines += inner
     return lines
 
 
-def finish(section: Section) -> None:
+def finish(section: Section, engine: Engine) -> None:
     """Fill the generated landing page and make sure the landing page opens the nav."""
     page = landing_page(section)
     if page is None:
         return
     if page.extra.get("generated"):
-        body = "\n".join(_overview(section.nav, section, 0))
+        body = "\n".join(_overview(section.nav, section, engine, 0))
         page.content = f"# {escape_inline(section.source.title)}\n\n{body}\n"
     if all(p.path != page.path for p in nav_pages(section.nav)):
         section.nav.insert(0, NavPage(page.path, None))

@@ -184,6 +184,8 @@ class _Mint:
         if isinstance(entry.get("root"), str):
             children.append(NavPage(entry["root"]))
         children += self.node({k: v for k, v in entry.items() if k != "root"}, base)
+        if not str(entry["group"]).strip():
+            return children  # a group without a title: Mintlify lists its pages bare
         return [NavGroup(str(entry["group"]), children)] if children else []
 
 
