@@ -158,9 +158,10 @@ class SphinxEngine(Engine):
 
     def code_fence(self, indent: str, marker: str, meta: FenceMeta) -> list[str]:
         if meta.title:
-            # MyST reads a directive's options from lines starting with ":" (a caption)
+            # MyST reads a directive's options from lines starting with ":" (a caption), and
+            # the caption as Markdown: a file name's "__init__" stays as written
             return [f"{indent}{marker}{{code-block}} {meta.lang or 'text'}",
-                    f"{indent}:caption: {' '.join(meta.title.split())}"]
+                    f"{indent}:caption: {escape_inline(meta.title)}"]
         return [f"{indent}{marker}{meta.lang}"]
 
     def block(self, c: Component) -> list[str]:

@@ -97,6 +97,8 @@ def to_components(lines: list[str], code: set[int], *, blocks: bool = True,
                 title = title if title is not None else kind.capitalize()
             else:
                 name = KINDS.get(kind, "Note")
+                if title is None and name.lower() != kind:
+                    title = kind.capitalize()  # Python-Markdown's title: "!!! important"
             indent = m.group("indent")
             last = _body_end(lines, i, _width(line), code)
             attrs = f' title="{_attr(title)}"' if title else ""
