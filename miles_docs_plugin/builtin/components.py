@@ -783,8 +783,13 @@ def write_fences(lines: list[str], ctx: BuildContext) -> None:
         elif len(info.split()) < 2:
             continue
         first = fence.start + 1
-        if meta.title and first < len(lines) and lines[first].lstrip().startswith((":", "---")):
-            meta.title = ""  # MyST would read that code line as an option
+        if first < len(lines) and lines[first].lstrip().startswith((":", "---")):
+            meta.title, meta.options = "", {}  # MyST would read that code line as an option
+        # the highlighted lines within the block (Sphinx warns about a line past its end)
+        count = fence.end - fence.start - (1 if fence.closed else 0)
+        ranges = meta.highlighted(count)
+        meta.options.pop("hl_lines", None)
+        meta.options["highlight"] = ",".join(f"{a}-{b}" for a, b in ranges)
         lines[fence.start:fence.start + 1] = ctx.engine.code_fence(fence.indent, fence.marker,
                                                                    meta)
 

@@ -200,11 +200,13 @@ class Engine:
 
     def code_fence(self, indent: str, marker: str, meta: FenceMeta) -> list[str]:
         """The line(s) that replace the opening line of a fenced code block whose info string
-        carried Mintlify meta (a title, ``theme={null}``, ``wrap``…), or whose language
-        :meth:`known_language` refused (then ``meta.lang`` is ``text``). ``indent`` and
-        ``marker`` (the backticks or tildes) are as in the page, ``meta`` is the parsed info
-        string. Called by the components plugin; a second line may carry an option (MyST's
-        ``:caption:``). The default keeps the language only."""
+        carried Mintlify meta (a title, ``theme={null}``, ``wrap``…) or pymdownx.highlight's
+        options, or whose language :meth:`known_language` refused (then ``meta.lang`` is
+        ``text``). ``indent`` and ``marker`` (the backticks or tildes) are as in the page,
+        ``meta`` is the parsed info string (with :meth:`~miles_docs_plugin.core.transform.mdx.
+        FenceMeta.highlighted` lines within the block, and :meth:`~miles_docs_plugin.core.
+        transform.mdx.FenceMeta.line_numbers`). Called by the components plugin; more lines
+        may carry options (MyST's ``:caption:``). The default keeps the language only."""
         return [f"{indent}{marker}{meta.lang}"]
 
 

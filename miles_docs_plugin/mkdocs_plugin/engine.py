@@ -111,9 +111,20 @@ class MkDocsEngine(Engine):
         return make
 
     def code_fence(self, indent: str, marker: str, meta: FenceMeta) -> list[str]:
-        if meta.title and "superfences" in self.features:
-            title = meta.title.replace('"', "'")
-            return [f'{indent}{marker}{meta.lang or "text"} title="{title}"']
+        # pymdownx.superfences reads pymdownx.highlight's options from the info string
+        options = ""
+        if "superfences" in self.features:
+            if meta.title:
+                options += ' title="{}"'.format(meta.title.replace('"', "'"))
+            highlighted = meta.highlighted()
+            if highlighted:
+                options += ' hl_lines="{}"'.format(
+                    " ".join(f"{a}-{b}" if b > a else str(a) for a, b in highlighted))
+            start = meta.line_numbers()
+            if start:
+                options += f' linenums="{start}"'
+        if options:
+            return [f'{indent}{marker}{meta.lang or "text"}{options}']
         return [f"{indent}{marker}{meta.lang}"]
 
     def block(self, c: Component) -> list[str]:

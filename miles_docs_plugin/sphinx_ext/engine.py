@@ -157,11 +157,21 @@ class SphinxEngine(Engine):
         return True
 
     def code_fence(self, indent: str, marker: str, meta: FenceMeta) -> list[str]:
+        # MyST reads a directive's options from lines starting with ":", and a caption as
+        # Markdown: a file name's "__init__" stays as written
+        options: list[str] = []
         if meta.title:
-            # MyST reads a directive's options from lines starting with ":" (a caption), and
-            # the caption as Markdown: a file name's "__init__" stays as written
+            options.append(f":caption: {escape_inline(meta.title)}")
+        highlighted = meta.highlighted()
+        if highlighted:
+            options.append(":emphasize-lines: " + ",".join(
+                f"{a}-{b}" if b > a else str(a) for a, b in highlighted))
+        start = meta.line_numbers()
+        if start:
+            options.append(":linenos:" if start == 1 else f":lineno-start: {start}")
+        if options:
             return [f"{indent}{marker}{{code-block}} {meta.lang or 'text'}",
-                    f"{indent}:caption: {escape_inline(meta.title)}"]
+                    *(indent + option for option in options)]
         return [f"{indent}{marker}{meta.lang}"]
 
     def block(self, c: Component) -> list[str]:

@@ -32,6 +32,7 @@ EXPORT_RE = lazy_re(r"^export\s+(?:const|let|var|function|default|async|class|\{
 COMMENT_RE = lazy_re(r"\{\s*/\*.*?\*/\s*\}", re.S)
 #: Boolean code-block options of Mintlify (a bare word that is not part of the title).
 FENCE_FLAGS = {"lines", "wrap", "expandable", "twoslash", "diff", "showLineNumbers"}
+HIGHLIGHT_WORD_RE = lazy_re(r"(?<!\S)\{[\d,\s-]*\d[\d,\s-]*\}(?!\S)")
 FENCE_OPTION_RE = lazy_re(r"""(?P<key>[A-Za-z][\w-]*)=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|"""
                              r"""(?P<br>\{(?:[^{}]|\{[^{}]*\})*\})|(?P<bare>\S+))""")
 
@@ -306,6 +307,29 @@ class FenceMeta(Record):
         self.title = title
         self.options = options
 
+    def highlighted(self, count: int = 1 << 30) -> list[tuple[int, int]]:
+        """The lines to highlight, as ranges (first, last), 1-based, cut to a block of
+        ``count`` lines: Mintlify's ``highlight={1,3-5}`` (or its older bare ``{1,3-5}``),
+        pymdownx.highlight's ``hl_lines="1 3-5"``."""
+        raw = self.options.get("highlight") or self.options.get("hl_lines") or ""
+        out: list[tuple[int, int]] = []
+        for part in re.split(r"[\s,]+", raw.strip("{} ")):
+            m = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+            if m:
+                first = int(m.group(1))
+                last = min(int(m.group(2) or first), count)
+                if 0 < first <= last:
+                    out.append((first, last))
+        return out
+
+    def line_numbers(self) -> int | None:
+        """The first line number when the block shows line numbers (Mintlify's ``lines`` or
+        ``showLineNumbers``, pymdownx.highlight's ``linenums="N"``), else None."""
+        if "lines" in self.options or "showLineNumbers" in self.options:
+            return 1
+        value = self.options.get("linenums", "").strip()
+        return int(value) if value.isdigit() and int(value) > 0 else None
+
 
 def fence_meta(info: str) -> FenceMeta:
     """Mintlify's code-fence info string: ``lang Title words key=value flag``.
@@ -329,6 +353,11 @@ def fence_meta(info: str) -> FenceMeta:
         return " "
 
     rest = FENCE_OPTION_RE.sub(take, rest)
+    def highlight(m: re.Match[str]) -> str:
+        options.setdefault("highlight", m.group(0))
+        return " "
+
+    rest = HIGHLIGHT_WORD_RE.sub(highlight, rest)  # Mintlify's older form: a bare {1,3-5}
     words = [w for w in rest.split() if w not in FENCE_FLAGS]
     for w in rest.split():
         if w in FENCE_FLAGS:

@@ -1,0 +1,76 @@
+"""Code fences keep their highlighted lines and line numbers in both engines, whichever way
+the upstream wrote them: pymdownx.highlight's ``hl_lines="2"`` and ``linenums="3"`` (an MkDocs
+upstream), Mintlify's ``highlight={2}``, bare ``{1,3-5}`` and ``lines``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hosts import ENGINES, make_host
+from support import make_repo
+
+from miles_docs_plugin.core.transform.mdx import fence_meta
+
+PAGE = """\
+# Code
+
+```yaml title="ci.yml" hl_lines="2"
+a: 1
+b: 2
+```
+
+```python linenums="3"
+x = 1
+y = 2
+```
+
+```js Example {1,3-9}
+one()
+two()
+three()
+```
+
+```js highlight={2} lines
+first()
+second()
+```
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_highlighted_lines_and_line_numbers_reach_the_page(engine: str, tmp_path: Path,
+                                                           cache_dir: Path) -> None:
+    up = tmp_path / "up"
+    commit = make_repo(up, {"docs/index.md": PAGE})
+    host = make_host(engine, tmp_path / "host", up.as_uri(), commit)
+    run = host.build()
+    assert run.returncode == 0, run.output  # strict: no line past a block's end
+    html = host.site().page("diffusion/index.html").text
+    blocks = html.split('<div class="highlight">')[1:]
+    assert len(blocks) == 4, html
+
+    def marked(block: str) -> list[str]:  # each highlighted line: a span up to its newline
+        return [re.sub(r'<span class="linenos">[^<]*</span>|<[^>]+>', "", m).strip()
+                for m in re.findall(r'<span class="hll">(.*?)\n', block)]
+
+    def numbers(block: str) -> list[str]:  # MkDocs: a table of them; Sphinx: inline
+        return re.findall(r'<span class="(?:normal|linenos)">\s*(\d+)</span>', block)
+
+    assert marked(blocks[0]) == ["b: 2"], blocks[0]
+    assert marked(blocks[2]) == ["one()", "three()"], blocks[2]  # 3-9 cut to the block
+    assert marked(blocks[3]) == ["second()"], blocks[3]
+    assert numbers(blocks[1]) == ["3", "4"], blocks[1]
+    assert numbers(blocks[3]) == ["1", "2"], blocks[3]
+    assert numbers(blocks[0]) == [] and numbers(blocks[2]) == []
+    assert "ci.yml" in html and "Example" in html
+
+
+def test_fence_meta_reads_both_ways_of_writing_them() -> None:
+    assert fence_meta("js Title {1,3-5}").highlighted() == [(1, 1), (3, 5)]
+    assert fence_meta("js Title {1,3-5}").title == "Title"
+    assert fence_meta('yaml hl_lines="2 4-5"').highlighted(4) == [(2, 2), (4, 4)]
+    assert fence_meta("js highlight={2-3} lines").line_numbers() == 1
+    assert fence_meta('py linenums="7"').line_numbers() == 7
+    assert fence_meta("js {x}").title == "{x}" and fence_meta("js {x}").highlighted() == []
