@@ -223,3 +223,30 @@ def test_h1_lines_are_the_ones_the_pattern_matched() -> None:
         for combo in itertools.product(pieces, repeat=size):
             line = "".join(combo)
             assert _is_h1(line) is bool(re.match(r"^[ \t]*#(?:[ \t]|$)", line)), repr(line)
+
+
+def test_jsx_string_literals_in_text_are_their_text() -> None:
+    """Prettier writes ``{" "}`` to keep a space at a line's end; a string literal renders
+    its text, Markdown's special characters included."""
+    from miles_docs_plugin.core.transform.mdx import string_expressions
+
+    lines = ['Tail text.{" "}', "`{\" \"}` and {'*literal*'} and {x}", '{" "}', "plain"]
+    assert string_expressions(lines, code={2})
+    assert lines == ["Tail text. ", "`{\" \"}` and \\*literal\\* and {x}", '{" "}', "plain"]
+    assert not string_expressions(["{name}", "{\"<b>\"}", '<img alt={"a b"} />'], code=set())
+
+
+@pytest.mark.parametrize("engine", ["mkdocs", "sphinx"])
+def test_a_jsx_space_reaches_the_page_as_a_space(engine: str, tmp_path: Path,
+                                                  cache_dir: Path) -> None:
+    from hosts import make_host
+
+    up = tmp_path / "up"
+    commit = make_repo(up, {"docs/index.mdx": '---\ntitle: Home\n---\n\nTail text.{" "}\n'
+                                              "<Note>In a note.{' '}</Note>\n"})
+    host = make_host(engine, tmp_path / "host", up.as_uri(), commit)
+    run = host.build()
+    assert run.returncode == 0, run.output
+    page = host.site().page("diffusion/index.html").text
+    assert "Tail text." in page and "In a note." in page
+    assert '{" "}' not in page and "{' '}" not in page and "{”" not in page, page

@@ -32,6 +32,7 @@ from ..core.transform.mdx import (
     fences,
     html_tag,
     read_tag,
+    string_expressions,
     strip_module_syntax,
 )
 
@@ -651,6 +652,9 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
                 found_fences = fences(lines)
                 code = code_lines(found_fences)
                 has_components = HAS_COMPONENT_RE.search(newline.join(lines)) is not None
+        if not native and ('{"' in body or "{'" in body or "{ " in body) and \
+                string_expressions(lines, code):
+            changed = True
 
     if dialect:
         # MkDocs' admonitions and tabs, for an engine that does not read them: components

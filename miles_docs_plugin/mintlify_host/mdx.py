@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .sandbox import CODE_SPAN_RE
+from ..core.transform.mdx import CODE_SPAN_RE
 
 _PARSER: Any = None
 TAG_LINE_RE = re.compile(r"(?m)^[ \t]*<(/?)[A-Za-z][\w.:-]*(?:[ \t][^<>\n]*)?/?>[ \t]*$")

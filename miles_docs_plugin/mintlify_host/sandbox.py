@@ -33,7 +33,13 @@ import yaml
 
 from ..core.section.sandbox import tagless
 from ..core.section.sanitize import URL_ATTRS, unsafe_url
-from ..core.transform.mdx import blank_comments, skip_braces
+from ..core.transform.mdx import (
+    CODE_SPAN_RE,
+    TEXT_STRING_RE,
+    blank_comments,
+    skip_braces,
+    string_text,
+)
 
 #: Front matter keys an untrusted page keeps (display text only).
 SAFE_FRONT_MATTER = ("title", "description", "sidebarTitle")
@@ -41,11 +47,8 @@ SAFE_FRONT_MATTER = ("title", "description", "sidebarTitle")
 UNSAFE_TAGS = frozenset({"script", "style", "iframe", "object", "embed", "base", "meta", "link",
                          "frame", "frameset", "applet"})
 ESM_RE = re.compile(r"^(?:import|export)\b")
-CODE_SPAN_RE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 TAG_START_RE = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
 ATTR_NAME_RE = re.compile(r"\s*([^\s=/>{}\"']+)")
-#: A string literal in text (``{" "}``): its text holds nothing MDX reads as syntax.
-TEXT_STRING_RE = re.compile(r"""\{\s*(?:"([^"\\{}<>\n]*)"|'([^'\\{}<>\n]*)')\s*\}""")
 LITERAL_RE = re.compile(r"""^\s*(?:-?\d+(?:\.\d+)?|true|false|null|"[^"\\{}]*"|'[^'\\{}]*')\s*$""")
 
 
@@ -180,7 +183,7 @@ def _text(segment: str, line: int, found: _Findings, state: dict[str, Any]) -> s
             i = end
             continue
         if ch == "{" and (m := TEXT_STRING_RE.match(segment, i)):
-            out.append(m.group(1) if m.group(1) is not None else m.group(2))
+            out.append(string_text(m))
             i = m.end()
             continue
         if ch in "{}":

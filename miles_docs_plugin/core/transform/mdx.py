@@ -32,6 +32,11 @@ EXPORT_RE = lazy_re(r"^export\s+(?:const|let|var|function|default|async|class|\{
 COMMENT_RE = lazy_re(r"\{\s*/\*.*?\*/\s*\}", re.S)
 #: Boolean code-block options of Mintlify (a bare word that is not part of the title).
 FENCE_FLAGS = {"lines", "wrap", "expandable", "twoslash", "diff", "showLineNumbers"}
+#: An inline code span on one line (MDX reads it as text).
+CODE_SPAN_RE = lazy_re(r"(`+)(?:(?!\1).)+?\1")
+#: A JSX string literal in text (``{" "}``, Prettier's way of keeping a space): its text holds
+#: nothing MDX reads as syntax.
+TEXT_STRING_RE = lazy_re(r"""\{\s*(?:"([^"\\{}<>\n]*)"|'([^'\\{}<>\n]*)')\s*\}""")
 HIGHLIGHT_WORD_RE = lazy_re(r"(?<!\S)\{[\d,\s-]*\d[\d,\s-]*\}(?!\S)")
 FENCE_OPTION_RE = lazy_re(r"""(?P<key>[A-Za-z][\w-]*)=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|"""
                              r"""(?P<br>\{(?:[^{}]|\{[^{}]*\})*\})|(?P<bare>\S+))""")
@@ -270,6 +275,38 @@ def strip_module_syntax(lines: list[str], code: set[int]) -> dict[str, str]:
         i += 1
     blank_comments(lines, code)
     return imports
+
+
+def string_text(m: re.Match[str]) -> str:
+    """The text of a :data:`TEXT_STRING_RE` match, as Markdown shows it literally."""
+    value = m.group(1) if m.group(1) is not None else m.group(2)
+    return re.sub(r"([\\`*_\[\]#|])", r"\\\1", value)
+
+
+def string_expressions(lines: list[str], code: set[int]) -> bool:
+    """Write the JSX string literals in text (``{" "}``) as their text, in place, outside
+    code, code spans and attribute values (``alt={"x"}``); whether any was."""
+    changed = False
+    for i, line in enumerate(lines):
+        if i in code or "{" not in line or not TEXT_STRING_RE.search(line):
+            continue
+
+        def text(m: re.Match[str], line: str = line) -> str:
+            if line[:m.start()].rstrip().endswith("="):
+                return m.group(0)  # an attribute's value
+            return string_text(m)
+
+        pieces: list[str] = []
+        pos = 0
+        for span in CODE_SPAN_RE.finditer(line):
+            pieces += [TEXT_STRING_RE.sub(text, line[pos:span.start()]), span.group(0)]
+            pos = span.end()
+        pieces.append(TEXT_STRING_RE.sub(text, line[pos:]))
+        new = "".join(pieces)
+        if new != line:
+            lines[i] = new
+            changed = True
+    return changed
 
 
 def blank_comments(lines: list[str], code: set[int]) -> None:
