@@ -17,6 +17,7 @@ heading) gets that title as its ``#`` heading, so every engine shows and indexes
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -173,6 +174,34 @@ def _mkdocs_title(page: Page, section: Section, ctx: BuildContext) -> str | None
 
 
 _NAV_TITLES = "components.nav_titles:"
+#: An ATX heading's marker (at most three spaces before it).
+ATX_RE = lazy_re(r" {0,3}(#{1,6})(?=[ \t]|$)")
+
+
+def _close_heading_gaps(lines: list[str]) -> bool:
+    """Write each heading more than one level below its parent section's (``#`` then
+    ``###``, common in Mintlify pages under their front matter title) at the level Sphinx gives
+    it anyway, one below (a section's depth makes its ``<hN>``): MyST warns about the gap
+    ("Non-consecutive header level increase"), which fails ``-W``. Whether any was."""
+    found = [(i, m) for i, line in enumerate(lines)
+             if line[:4].lstrip(" ")[:1] == "#" and (m := ATX_RE.match(line))]
+    levels = [len(m.group(1)) for _, m in found]
+    if all(b <= a + 1 for a, b in itertools.pairwise([0, *levels])):
+        return False  # no heading deeper than the one before it plus one
+    code = code_lines(fences(lines))
+    stack: list[int] = []  # the levels written of the sections open
+    changed = False
+    for i, m in found:
+        if i in code:
+            continue
+        level = len(m.group(1))
+        while stack and stack[-1] >= level:
+            stack.pop()
+        stack.append(level)
+        if len(stack) < level:
+            lines[i] = lines[i][:m.start(1)] + "#" * len(stack) + lines[i][m.end(1):]
+            changed = True
+    return changed
 
 
 def _nav_titles(section: Section) -> dict[str, str]:
@@ -735,6 +764,9 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
         # scan lines are body_line - line_delta + 1-based index: the new line is index 0
         page.extra.setdefault("synthetic_headings", []).append(
             page.body_line + 1 - page.line_delta)
+        changed = True
+
+    if ctx.engine.needs_h1 and _close_heading_gaps(lines):
         changed = True
 
     if found:
