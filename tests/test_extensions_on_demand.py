@@ -142,19 +142,22 @@ LIST_FENCE = """\
 """
 
 
-def test_a_fence_under_a_list_item_needs_no_superfences(tmp_path: Path,
-                                                        cache_dir: Path) -> None:
+def test_a_fence_under_a_list_item_stays_in_its_item(tmp_path: Path, cache_dir: Path) -> None:
+    """CommonMark reads the fence (indented to the item's text) as the item's code, and the
+    list going on after it; Python-Markdown reads a fence in an item with superfences only,
+    which is turned on for that page (a fence moved to the margin would end the list, and the
+    next item would start a new one, numbered 1 again)."""
     site = _site(tmp_path, {
         "docs/index.md": "# Home\n\nSee [launch](launch.md).\n",
         "docs/launch.md": LIST_FENCE,
     })
     run = mkdocs_build(site)
     assert run.returncode == 0, run.output
-    # fenced_code reads it once it is at the margin: no extension is turned on for it
-    assert "turned on" not in run.output, run.output
+    assert "turned on pymdownx.superfences (1 page)" in run.output, run.output
     page = (site / "site" / "diffusion" / "launch" / "index.html").read_text("utf-8")
-    # code, its lines indented as they are under the fence, not text in a paragraph
-    assert '<pre><code class="language-bash">python3 run.py \\\n    --extra-args' in page, page
+    assert page.count("<ol>") == 1, page
+    item = page.split("<ol>", 1)[1].split("</li>", 1)[0]
+    assert "python3" in item and "--extra-args" in item, page  # the code, in item 1
     assert "```" not in page, page
 
 

@@ -1,0 +1,119 @@
+"""Lists written for CommonMark (Mintlify, GitHub) read the same on an MkDocs host.
+
+Python-Markdown needs a blank line before a list, nests by steps of four columns, reads an
+item right after a block in the item above as that item's text and makes one list of two
+that follow each other; CommonMark does none of this. ``commonmark_lists`` writes the lists so
+that Python-Markdown reads what CommonMark reads: checked here against markdown-it on
+generated pages, and in a real ``mkdocs build``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import markdown
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from support import make_repo
+
+from miles_docs_plugin.mkdocs_plugin.engine import commonmark_lists
+
+COMMONMARK = MarkdownIt("commonmark")
+
+
+def _html(text: str) -> str:
+    """Rendered HTML with what differs between the two renderers for the same structure
+    (paragraph tags in items, highlighting, code classes, comments, whitespace) taken out."""
+    text = re.sub(r'<div class="highlight"><pre><span></span><code>(.*?)</code></pre></div>',
+                  lambda m: "<pre><code>" + re.sub(r"<[^>]+>", "", m.group(1)) + "</code></pre>",
+                  text, flags=re.S)
+    text = re.sub(r'<code class="language-\w+">|<!--.*?-->', lambda m: "<code>" if
+                  m.group(0).startswith("<code") else "", text)
+    return re.sub(r"\s+", "", re.sub(r"</?p>", "", text))
+
+
+def _python_markdown(text: str) -> str:
+    return str(markdown.markdown(text, extensions=["pymdownx.superfences"]))
+
+
+ITEM_PARTS = st.lists(st.sampled_from(["nested", "deeper", "text", "fence"]), max_size=2)
+LISTS = st.lists(st.tuples(st.sampled_from(["para", "intro", "bullets", "numbers"]),
+                           st.lists(ITEM_PARTS, min_size=1, max_size=3)),
+                 min_size=1, max_size=4)
+
+
+def _page(blocks: list[tuple[str, list[list[str]]]]) -> str:
+    out: list[str] = []
+    for kind, items in blocks:
+        if kind == "para":
+            out += ["Some text.", ""]
+            continue
+        if kind == "intro":
+            out.append("Dealing with:")  # a list right under it
+        for n, parts in enumerate(items):
+            marker = f"{n + 1}." if kind == "numbers" else "-"
+            pad = " " * (len(marker) + 1)  # the item's text column, as CommonMark nests
+            out.append(f"{marker} item {n}")
+            for part in parts:
+                if part == "nested":
+                    out.append(f"{pad}- nested")
+                elif part == "deeper":
+                    out += [f"{pad}- nested", f"{pad}  - deeper"]
+                elif part == "text":
+                    out += ["", f"{pad}More text."]
+                else:
+                    out += ["", f"{pad}```bash", f"{pad}echo x", f"{pad}```"]
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(LISTS)
+def test_python_markdown_reads_the_lists_as_commonmark_does(
+        blocks: list[tuple[str, list[list[str]]]]) -> None:
+    page = _page(blocks)
+    assert _html(_python_markdown(commonmark_lists(page))) == _html(COMMONMARK.render(page)), \
+        (page, commonmark_lists(page))
+
+
+def test_pages_without_such_lists_are_left_alone() -> None:
+    for page in ("# Title\n\nText.\n\n- a\n- b\n", "- a\n    - b\n", "> - quoted\n>   - two\n",
+                 "```\n- a\n  - b\n```\n", "Text\n\n1. one\n2. two\n"):
+        assert commonmark_lists(page) == page
+
+
+def test_a_mintlify_upstream_s_lists_in_a_real_mkdocs_build(tmp_path: Path,
+                                                            cache_dir: Path) -> None:
+    from hosts import make_host
+
+    page = ("---\ntitle: Lists\n---\n\nWe are dealing with:\n- **Provider outages**\n"
+            "- Rate limits\n  - nested [two](/other)\n\n1. one\n2. two\n   - sub\n")
+    up = tmp_path / "up"
+    commit = make_repo(up, {"docs/docs.json": '{"navigation": {"pages": ["index", "other"]}}',
+                            "docs/index.mdx": page,
+                            "docs/other.mdx": "---\ntitle: Other\n---\n\nOther.\n"})
+    host = make_host("mkdocs", tmp_path / "host", up.as_uri(), commit)
+    run = host.build()
+    assert run.returncode == 0, run.output
+    html = host.site().page("diffusion/index.html").text
+    body = _html(html.split("<main>", 1)[1].split("</main>", 1)[0])
+    assert ("Wearedealingwith:<ul><li><strong>Provideroutages</strong></li><li>Ratelimits<ul>"
+            '<li>nested<ahref="other/">two</a></li></ul></li></ul><ol><li>one</li><li>two'
+            "<ul><li>sub</li></ul></li></ol>") in body, body
+
+
+def test_an_mkdocs_upstream_s_pages_are_read_as_written(tmp_path: Path,
+                                                        cache_dir: Path) -> None:
+    """Its author wrote for Python-Markdown: a two-space item is a sibling there."""
+    from hosts import make_host
+
+    up = tmp_path / "up"
+    commit = make_repo(up, {"mkdocs.yml": "site_name: Up\n",
+                            "docs/index.md": "# Home\n\n- a\n  - b\n"})
+    host = make_host("mkdocs", tmp_path / "host", up.as_uri(), commit)
+    run = host.build()
+    assert run.returncode == 0, run.output
+    body = _html(host.site().page("diffusion/index.html").text)
+    assert "<ul><li>a</li><li>b</li></ul>" in body, body
