@@ -156,3 +156,33 @@ def test_unknown_components_are_counted_once_per_name(tmp_path: Path) -> None:
                           "(3 uses in this section)")]
     content = result.sections["s"].pages["a.mdx"].content
     assert "one" in content and "two" in content and "Sparkle" not in content
+
+
+def test_an_openapi_spec_named_from_the_page_s_folder_is_found(tmp_path: Path) -> None:
+    """``openapi: ../spec.json PATCH /x`` (trails-docs writes it so) names the spec from the
+    page's folder; a spec that is not in the tree is reported as such, and the operation is
+    looked up in the docs' other specs, as Mintlify does."""
+    from support import write
+
+    from miles_docs_plugin.core.config import parse_config
+    from miles_docs_plugin.core.engine import Engine
+    from miles_docs_plugin.core.pipeline import build
+
+    spec = (GOLDEN / "openapi.json").read_text("utf-8")
+    wc = tmp_path / "wc"
+    write(wc / "docs" / "api" / "spec.gen.json", spec)
+    write(wc / "docs" / "openapi.json", spec)
+    op = "patch /things/{thing_id}/"
+    write(wc / "docs" / "api" / "endpoints" / "rel.mdx",
+          f"---\nopenapi: ../spec.gen.json {op}\n---\n")
+    write(wc / "docs" / "api" / "gone.mdx", f"---\nopenapi: nope.json {op}\n---\n")
+    config = parse_config({"sources": [{"name": "s", "repo": "https://github.com/o/r.git",
+                                        "local": str(wc)}]}, base_dir=tmp_path, env={})
+    result = build(config, Engine(), use_scan_cache=False)
+    pages = result.sections["s"].pages
+    messages = [f"{d.path}: {d.message}" for d in result.diagnostics]
+    assert not any("rel.mdx" in m for m in messages), messages
+    for path in ("api/endpoints/rel.mdx", "api/gone.mdx"):
+        assert "/things/{thing_id}/" in pages[path].content and "## " in pages[path].content
+    assert any("docs/api/gone.mdx: the OpenAPI spec nope.json is not in the pinned tree" in m
+               for m in messages), messages

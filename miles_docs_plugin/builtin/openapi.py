@@ -3,7 +3,8 @@
 Mintlify builds such a page from the OpenAPI spec of the docs: the method and path, the
 summary and description, the parameters, the request body and the responses. The same is
 written here as Markdown, from the spec in the pinned tree: the file the front matter names
-(``openapi: spec.json GET /x``), else ``openapi`` in ``docs.json``/``mint.json``, else
+(``openapi: spec.json GET /x``, from the page's folder or the docs root; when it is not there,
+the others), else ``openapi`` in ``docs.json``/``mint.json``, else
 ``openapi.json``/``openapi.yaml`` in the docs folder. Fields get Mintlify's ids
 (``#body-messages``, ``#path-id``). Without a spec, or without that operation in it, the page
 says so, links to the upstream site when the source has a ``site_url``, and a warning is
@@ -85,8 +86,16 @@ def _declared_specs(section: Section) -> list[str]:
     return out
 
 
-def _specs(section: Section, named: str | None) -> list[tuple[str, dict[str, Any]]]:
-    candidates = [named] if named else [*_declared_specs(section), *DEFAULT_SPECS]
+def _specs(section: Section, named: str | None,
+           folder: str = "") -> list[tuple[str, dict[str, Any]]]:
+    """The specs to look the operation up in, in order: the one the front matter names (a
+    path from the docs root, or from the page's ``folder``), else those ``docs.json`` names,
+    else the default file names."""
+    if named:
+        candidates = [named] if named.startswith("/") else [
+            posixpath.join(folder, named), named]
+    else:
+        candidates = [*_declared_specs(section), *DEFAULT_SPECS]
     out = []
     for rel in dict.fromkeys(candidates):
         text = _read(section, rel)
@@ -226,7 +235,13 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
     method, path = m.group("method").lower(), m.group("path")
     named = m.group("spec")
     lines: list[str] | None = None
-    for _rel, spec in _specs(section, named):
+    specs = _specs(section, named, page.path.rpartition("/")[0])
+    if named and not specs:
+        ctx.report(section, page.path, line, "openapi",
+                   f"the OpenAPI spec {named} is not in the pinned tree (or is not a spec); "
+                   "the operation is looked up in the docs' other specs")
+        specs = _specs(section, None)
+    for _rel, spec in specs:
         lines = endpoint_markdown(spec, method, path)
         if lines is not None:
             break
