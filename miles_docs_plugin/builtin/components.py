@@ -357,16 +357,33 @@ def normalize_indent(lines: list[str], blocks: list[Block]) -> None:
     """
     for block in blocks:
         inner = range(block.open_end + 1, block.end)
-        widths = [len(lines[i]) - len(lines[i].lstrip()) for i in inner if lines[i].strip()]
-        extra = min(widths, default=0) - len(block.indent)
+        # the closing tags inside are left out: MDX gives them no place (an author may write
+        # </AccordionGroup> less indented than the group's content)
+        closings = _closing_lines(block.children)
+        widths = [len(lines[i]) - len(lines[i].lstrip()) for i in inner
+                  if lines[i].strip() and i not in closings]
+        at = len(block.indent)
+        extra = min(widths, default=0) - at
         if extra > 0:
             for i in inner:
                 if lines[i].strip():
-                    lines[i] = lines[i][:len(block.indent)] + lines[i][len(block.indent) + extra:]
+                    cut = min(extra, len(lines[i]) - len(lines[i].lstrip()) - at)
+                    if cut > 0:
+                        lines[i] = lines[i][:at] + lines[i][at + cut:]
         for child in block.children:
             child.indent = lines[child.start][:len(lines[child.start]) -
                                               len(lines[child.start].lstrip())]
         normalize_indent(lines, block.children)
+
+
+def _closing_lines(blocks: list[Block]) -> set[int]:
+    """The lines of the closing tags of ``blocks`` and of the blocks in them."""
+    out: set[int] = set()
+    for block in blocks:
+        if block.end > block.open_end:
+            out.add(block.end)
+        out |= _closing_lines(block.children)
+    return out
 
 
 def neutralize(lines: list[str], blocks: list[Block], found: list[Block], *,
