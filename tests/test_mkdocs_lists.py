@@ -99,6 +99,16 @@ def test_a_mintlify_upstream_s_lists_in_a_real_mkdocs_build(tmp_path: Path,
     assert run.returncode == 0, run.output
     html = host.site().page("diffusion/index.html").text
     body = _html(html.split("<main>", 1)[1].split("</main>", 1)[0])
+    # a warm build takes the lists from the scan cache: no parse, no markdown-it
+    import sys
+
+    from support import run as run_command
+
+    probe = ("import sys\nfrom mkdocs.__main__ import cli\n"
+             "try:\n    cli(['build', '-q'])\nexcept SystemExit as e:\n    code = e.code\n"
+             "print('markdown_it' in sys.modules, code)\n")
+    warm = run_command([sys.executable, "-c", probe], cwd=host.root)
+    assert warm.output.split()[-2:] == ["False", "0"], warm.output
     assert ("Wearedealingwith:<ul><li><strong>Provideroutages</strong></li><li>Ratelimits<ul>"
             '<li>nested<ahref="other/">two</a></li></ul></li></ul><ol><li>one</li><li>two'
             "<ul><li>sub</li></ul></li></ol>") in body, body

@@ -35,6 +35,8 @@ from .transform.anchors import PageSlugger, github_slug, github_unique
 from .transform.blocks import Component, fallback
 
 if TYPE_CHECKING:
+    from .context import BuildContext
+    from .model import Page, Section
     from .transform.mdx import FenceMeta
 
 
@@ -197,6 +199,11 @@ class Engine:
         :attr:`checks_languages` is set; code in an unknown language is written as text so the
         engine does not warn about it. The default knows every language."""
         return True
+
+    def finish_page(self, section: Section, page: Page, ctx: BuildContext) -> None:
+        """Last words on a transformed page of ``section`` (the page's text as the engine must
+        read it), called for every upstream page once the transform is done or replayed. The
+        default changes nothing."""
 
     def code_fence(self, indent: str, marker: str, meta: FenceMeta) -> list[str]:
         """The line(s) that replace the opening line of a fenced code block whose info string

@@ -207,6 +207,8 @@ def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
             ctx.scan_all(page for _section, page in upstream_pages)
             for _section, page in upstream_pages:
                 hooks.transform_page(page, ctx)
+    for section, page in upstream_pages:
+        engine.finish_page(section, page, ctx)
     timings["transform"] = time.perf_counter() - t1
     for section in sections.values():
         nav = hooks.build_nav(section, ctx)

@@ -49,7 +49,6 @@ from ..core.section.sanitize import sanitize_html
 from .engine import (
     EXTENSION_OPTIONS,
     MkDocsEngine,
-    commonmark_lists,
     installable_extensions,
     margin_fences,
     mintlify_meta,
@@ -153,15 +152,12 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         self.page_extensions.clear()
         snippets = "pymdownx.snippets" in config.markdown_extensions
         for section in result.sections.values():
-            # pages written for CommonMark (not for an MkDocs site): their lists too
-            shape = margin_fences if section.upstream is not None and \
-                section.upstream.kind == "mkdocs.yml" else _commonmark_page
             for page in section.pages.values():
                 host = section.host_path(page.path)
                 if section.source.sandboxed:
-                    content = shape(self._sandboxed(section, page, snippets))
+                    content = margin_fences(self._sandboxed(section, page, snippets))
                 else:  # MkDocs holds the page's text: one copy (see _release)
-                    content = page.content = shape(page.content)
+                    content = page.content = margin_fences(page.content)
                 files.append(File.generated(config, host, content=content))
                 self.by_host_path[host] = (section, page)
                 self._note_extensions(section, page, content, installable, config)
@@ -306,8 +302,3 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
 
 
 __all__ = ["MilesDocsPlugin", "MkDocsEngine", "__version__"]
-
-
-def _commonmark_page(content: str) -> str:
-    """A page written for CommonMark, as Python-Markdown reads it the same."""
-    return margin_fences(commonmark_lists(content))

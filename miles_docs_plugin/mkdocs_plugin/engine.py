@@ -10,7 +10,7 @@ import html
 import re
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
@@ -30,6 +30,10 @@ from ..core.transform.blocks import (
     step,
 )
 from ..core.transform.mdx import FenceMeta
+
+if TYPE_CHECKING:
+    from ..core.context import BuildContext
+    from ..core.model import Page, Section
 
 
 def _words_slugify(text: str, sep: str) -> str:
@@ -109,6 +113,18 @@ class MkDocsEngine(Engine):
             return str(unique(slug, used))
 
         return make
+
+    def finish_page(self, section: Section, page: Page, ctx: BuildContext) -> None:
+        """Lists written for CommonMark, written for Python-Markdown (:func:`commonmark_lists`),
+        unless the upstream is an MkDocs site. Kept in the scan cache: a warm build neither
+        parses the page again nor imports markdown-it."""
+        upstream = section.upstream
+        content = page.content
+        if (upstream is not None and upstream.kind == "mkdocs.yml") or \
+                _LIST_HINT_RE.search(content) is None or ctx.scans is None:
+            return
+        page.content = ctx.scans.cached("l", content, lambda: commonmark_lists(content),
+                                        str, str)
 
     def code_fence(self, indent: str, marker: str, meta: FenceMeta) -> list[str]:
         # pymdownx.superfences reads pymdownx.highlight's options from the info string
