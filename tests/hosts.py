@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from support import Run, Site, git, lock_text, mkdocs_build, sphinx_build, write
+from support import Run, Site, git, lock_text, make_repo, mkdocs_build, sphinx_build, write
 
 ENGINES = ("mkdocs", "sphinx")
 
@@ -184,3 +184,16 @@ def content_links(host: Host, html: Path) -> list[tuple[str, str]]:
         else:
             out.append(("page", upstream + frag))
     return out
+
+
+def built_page(engine: str, tmp_path: Path, files: dict[str, str | bytes],
+               page: str = "index.md") -> str:
+    """The HTML of the upstream page ``page`` (its path under ``docs/``, ``.md`` for
+    ``.mdx`` too), once a host of ``engine`` injecting an upstream made of ``files`` has been
+    built, strictly; the build must succeed."""
+    up = tmp_path / "up"
+    commit = make_repo(up, files)
+    host = make_host(engine, tmp_path / "host", up.as_uri(), commit)
+    run = host.build()
+    assert run.returncode == 0, run.output
+    return host.site().page(host.page_file(page)).text

@@ -239,15 +239,11 @@ def test_jsx_string_literals_in_text_are_their_text() -> None:
 @pytest.mark.parametrize("engine", ["mkdocs", "sphinx"])
 def test_a_jsx_space_reaches_the_page_as_a_space(engine: str, tmp_path: Path,
                                                   cache_dir: Path) -> None:
-    from hosts import make_host
+    from hosts import built_page
 
-    up = tmp_path / "up"
-    commit = make_repo(up, {"docs/index.mdx": '---\ntitle: Home\n---\n\nTail text.{" "}\n'
-                                              "<Note>In a note.{' '}</Note>\n"})
-    host = make_host(engine, tmp_path / "host", up.as_uri(), commit)
-    run = host.build()
-    assert run.returncode == 0, run.output
-    page = host.site().page("diffusion/index.html").text
+    page = built_page(engine, tmp_path, {
+        "docs/index.mdx": '---\ntitle: Home\n---\n\nTail text.{" "}\n'
+                          "<Note>In a note.{' '}</Note>\n"})
     assert "Tail text." in page and "In a note." in page
     assert '{" "}' not in page and "{' '}" not in page and "{”" not in page, page
 
@@ -258,17 +254,12 @@ def test_a_closing_tag_less_indented_than_its_content_does_not_place_it(
     """Helicone's pages close an ``<AccordionGroup>`` two columns left of its content: MDX
     gives a closing tag no place, so the Step's content is still its accordion (MkDocs showed
     the accordion's ``???`` line as text, as its content was left indented four columns)."""
-    from hosts import make_host
+    from hosts import built_page
 
-    up = tmp_path / "up"
-    commit = make_repo(up, {"docs/index.mdx": (
+    page = built_page(engine, tmp_path, {"docs/index.mdx": (
         "---\ntitle: Home\n---\n\n<Steps>\n  <Step title=\"Get the id\">\n    <AccordionGroup>\n"
         "    <Accordion title=\"Option 1\">\n      Option 1 text.\n    </Accordion>\n"
         "  </AccordionGroup>\n  </Step>\n</Steps>\n")})
-    host = make_host(engine, tmp_path / "host", up.as_uri(), commit)
-    run = host.build()
-    assert run.returncode == 0, run.output
-    page = host.site().page("diffusion/index.html").text
     assert "???" not in page and "Option 1 text." in page, page
     # in the step: a dropdown (MkDocs), an admonition (Sphinx without sphinx-design)
     step = page.split("Get the id", 1)[1].split("</li>", 1)[0]

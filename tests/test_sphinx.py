@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 import sphinx
-from hosts import make_host
+from hosts import built_page, make_host
 from support import V1, V2, Site, copy_sample, git, lock_text, make_repo, run, write
 
 
@@ -226,17 +226,12 @@ def test_mkdocs_admonition_labels_and_code_captions_read_as_written(tmp_path: Pa
                                                                     cache_dir: Path) -> None:
     """``!!! important`` is labelled "Important" (Python-Markdown's title: the type), not
     the callout it is drawn as ("Tip"); a fence's ``title="__init__.py"`` is not Markdown."""
-    up = tmp_path / "up"
-    commit = make_repo(up, {
+    html = built_page("sphinx", tmp_path, {
         "mkdocs.yml": "site_name: Up\nmarkdown_extensions:\n  - admonition\n",
         "docs/index.md": "# Home\n\n!!! important\n    Body one.\n\n!!! note\n    Body two.\n\n"
                          '!!! info "Custom *title*"\n    Body three.\n\n'
                          '```python title="__init__.py"\nx = 1\n```\n',
     })
-    host = make_host("sphinx", tmp_path / "host", up.as_uri(), commit)
-    result = host.build()
-    assert result.returncode == 0, result.output
-    html = host.site().page("diffusion/index.html").text
     titles = re.findall(r'<p class="admonition-title">(.*?)</p>', html)
     assert titles == ["Important", "Note", "Custom <em>title</em>"], titles
     assert '<span class="caption-text">__init__.py</span>' in html, html

@@ -214,19 +214,14 @@ def test_sphinx_reads_headings_below_the_title_without_a_gap(tmp_path: Path,
     """Mintlify pages often start at ``###`` under their front matter title: MyST warned
     "Non-consecutive header level increase; H1 to H3" (``-W`` failed on Helicone's FAQ). Sphinx
     nests such a heading one level down anyway, so it is written there; code stays."""
-    from hosts import make_host
+    from hosts import built_page
 
-    up = tmp_path / "up"
-    commit = make_repo(up, {
+    html = built_page("sphinx", tmp_path, {
         "docs/faq.mdx": "---\ntitle: FAQ\n---\n\n### First question\n\nText.\n\n"
                         "##### Detail\n\nMore.\n\n```bash\n### not a heading\n```\n\n"
                         "## Second part\n\n#### Deep\n\n[Back](#first-question) "
                         "and [down](#deep).\n",
-    })
-    host = make_host("sphinx", tmp_path / "host", up.as_uri(), commit)
-    run = host.build()
-    assert run.returncode == 0, run.output
-    html = host.site().page("diffusion/faq.html").text
+    }, "faq.md")
     tags = re.findall(r"<(h\d)>([^<]*)", html.split("sphinxsidebar")[0])
     assert tags == [("h1", "FAQ"), ("h2", "First question"), ("h3", "Detail"),
                     ("h2", "Second part"), ("h3", "Deep")], tags

@@ -121,7 +121,7 @@ class MkDocsEngine(Engine):
         upstream = section.upstream
         content = page.content
         if (upstream is not None and upstream.kind == "mkdocs.yml") or \
-                _LIST_HINT_RE.search(content) is None or ctx.scans is None:
+                not _may_need_lists(content) or ctx.scans is None:
             return
         page.content = ctx.scans.cached("l", content, lambda: commonmark_lists(content),
                                         str, str)
@@ -391,11 +391,18 @@ def page_extensions(content: str) -> set[str]:
 #: to three columns past a multiple of four (an item's text, or a nested item, under its
 #: parent's text), a list item right under a line that is no list item (a list that
 #: interrupts a paragraph), or a list item after a list item and a blank line (a second list).
-_LIST_HINT_RE = lazy_re(r"(?m)^(?: {4})* {1,3}\S|"
-                        r"^(?![ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$))[^ \t\n][^\n]*\n"
+_LIST_HINT_RE = lazy_re(r"\n(?:(?: {4})* {1,3}\S|"
+                        r"(?![ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$))[^ \t\n][^\n]*\n"
                         r"(?:[-*+]|\d{1,9}[.)])[ \t]|"
-                        r"^(?:[-*+]|\d{1,9}[.)])[ \t][^\n]*\n\n(?:[-*+]|\d{1,9}[.)])[ \t]")
+                        r"(?:[-*+]|\d{1,9}[.)])[ \t][^\n]*\n\n(?:[-*+]|\d{1,9}[.)])[ \t])")
 _LIST_PARSER: Any = None
+
+
+def _may_need_lists(content: str) -> bool:
+    """Whether :data:`_LIST_HINT_RE` finds a line of ``content``: searched after a newline,
+    which ``re`` skips to, rather than with ``(?m)^`` tried at every position (62 ms against
+    a few for 1,000 pages)."""
+    return _LIST_HINT_RE.search("\n" + content) is not None
 
 
 def commonmark_lists(content: str) -> str:
@@ -411,7 +418,7 @@ def commonmark_lists(content: str) -> str:
     written for Python-Markdown already. Lists in block quotes, and pages with tabs in a
     list's indentation, are left as they are.
     """
-    if _LIST_HINT_RE.search(content) is None:
+    if not _may_need_lists(content):
         return content  # most pages
     global _LIST_PARSER
     if _LIST_PARSER is None:

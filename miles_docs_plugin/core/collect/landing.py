@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..model import NavGroup, NavItem, NavLink, NavPage, Page, Section, nav_pages
 from ..transform.blocks import escape_inline
+from ..transform.markdown import escape_destination
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -55,10 +56,11 @@ def _overview(items: list[NavItem], section: Section, engine: Engine, depth: int
                 meta_title.strip() if isinstance(meta_title, str) and meta_title.strip()
                 else posixpath.splitext(posixpath.basename(item.path))[0])
             there = section.host_path(item.path, page)
-            lines.append(f"{pad}- [{escape_inline(title)}]"
-                         f"(<{engine.doc_link(here, there, page=True)}>)")
+            link = escape_destination(engine.doc_link(here, there, page=True), angle=True)
+            lines.append(f"{pad}- [{escape_inline(title)}]({link})")
         elif isinstance(item, NavLink):
-            lines.append(f"{pad}- [{escape_inline(item.title)}](<{item.url}>)")
+            link = escape_destination(item.url, angle=True)
+            lines.append(f"{pad}- [{escape_inline(item.title)}]({link})")
         elif isinstance(item, NavGroup):
             if not item.title.strip():
                 lines += _overview(item.children, section, engine, depth)

@@ -125,9 +125,14 @@ class Component(Record):
         return lines
 
 
+def escape_text(text: str) -> str:
+    """``text``, its whitespace as it is, with the characters Markdown would read escaped."""
+    return re.sub(r"([\\`*_\[\]<>#|])", r"\\\1", text)
+
+
 def escape_inline(text: str) -> str:
-    """Text that Markdown shows literally."""
-    return re.sub(r"([\\`*_\[\]<>#|])", r"\\\1", " ".join(text.split()))
+    """Text that Markdown shows literally, on one line."""
+    return escape_text(" ".join(text.split()))
 
 
 def fence_length(lines: list[str]) -> int:

@@ -21,6 +21,7 @@ import re
 
 from ..patterns import lazy_re
 from ..records import Record
+from .blocks import escape_text
 
 CONTAINER_RE = lazy_re(r"^\{(?!code|mermaid|eval|literalinclude)[\w-]+\}")
 FENCE_RE = lazy_re(r"^(?P<indent>[ \t>]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
@@ -279,8 +280,7 @@ def strip_module_syntax(lines: list[str], code: set[int]) -> dict[str, str]:
 
 def string_text(m: re.Match[str]) -> str:
     """The text of a :data:`TEXT_STRING_RE` match, as Markdown shows it literally."""
-    value = m.group(1) if m.group(1) is not None else m.group(2)
-    return re.sub(r"([\\`*_\[\]#|])", r"\\\1", value)
+    return escape_text(m.group(1) if m.group(1) is not None else m.group(2))
 
 
 def string_expressions(lines: list[str], code: set[int]) -> bool:
