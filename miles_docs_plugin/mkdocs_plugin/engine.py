@@ -25,11 +25,10 @@ from ..core.transform.blocks import (
     Component,
     card_body,
     card_head,
-    code_group_parts,
     framed_image,
     step,
 )
-from ..core.transform.mdx import FenceMeta
+from ..core.transform.mdx import FenceMeta, code_group_parts
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext

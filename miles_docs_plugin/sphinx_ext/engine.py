@@ -17,13 +17,12 @@ from ..core.transform.blocks import (
     Component,
     card_body,
     card_head,
-    code_group_parts,
     escape_inline,
     fence_length,
     framed_image,
     step,
 )
-from ..core.transform.mdx import FenceMeta
+from ..core.transform.mdx import FenceMeta, code_group_parts
 
 #: Repository-file links are written as ``miles-docs-pin:<source>/<blob|tree>/<path>`` and
 #: turned into permalinks at write time, so moving the pin does not change the page sources.

@@ -145,39 +145,6 @@ def fence_length(lines: list[str]) -> int:
     return max(3, longest + 1)
 
 
-def code_group_parts(body: list[str]) -> list[tuple[str, list[str]]]:
-    """Split a ``<CodeGroup>`` body into (title, fenced block lines).
-
-    Mintlify titles a code block with the words after its language (```` ```bash npm ````,
-    see :func:`~miles_docs_plugin.core.transform.mdx.fence_meta`); without one the language is
-    the title.
-    The fence keeps only its language: the title becomes the tab's label.
-    """
-    from .mdx import fence_meta
-
-    parts: list[tuple[str, list[str]]] = []
-    i = 0
-    while i < len(body):
-        m = FENCE_RE.match(body[i])
-        if not m:
-            i += 1
-            continue
-        fence = m.group("fence")
-        meta = fence_meta(m.group("info"))
-        title = meta.title or meta.lang or "Code"
-        j = i + 1
-        while j < len(body):
-            close = FENCE_RE.match(body[j])
-            if close and close.group("fence").startswith(fence[0] * len(fence)) and \
-                    not close.group("info").strip():
-                break
-            j += 1
-        opening = f"{m.group('indent')}{fence}{meta.lang}"
-        parts.append((title, [opening, *body[i + 1:j + 1]]))
-        i = j + 1
-    return parts
-
-
 def field_head(c: Component) -> str:
     """The line that names a ``<ParamField>``/``<ResponseField>``: name, type, flags."""
     a = c.attrs

@@ -21,6 +21,7 @@ import re
 
 from ..patterns import lazy_re
 from ..records import Record
+from .blocks import FENCE_RE as BLOCK_FENCE_RE
 from .blocks import escape_text
 
 CONTAINER_RE = lazy_re(r"^\{(?!code|mermaid|eval|literalinclude)[\w-]+\}")
@@ -440,3 +441,33 @@ def html_tag(tag: Tag) -> str:
             value = css
         parts.append(f'{name}="{html.escape(value, quote=True)}"')
     return "<" + " ".join(parts) + (" />" if tag.self_closing else ">")
+
+
+def code_group_parts(body: list[str]) -> list[tuple[str, list[str]]]:
+    """Split a ``<CodeGroup>`` body into (title, fenced block lines).
+
+    Mintlify titles a code block with the words after its language (```` ```bash npm ````,
+    see :func:`fence_meta`); without one the language is the title.
+    The fence keeps only its language: the title becomes the tab's label.
+    """
+    parts: list[tuple[str, list[str]]] = []
+    i = 0
+    while i < len(body):
+        m = BLOCK_FENCE_RE.match(body[i])
+        if not m:
+            i += 1
+            continue
+        fence = m.group("fence")
+        meta = fence_meta(m.group("info"))
+        title = meta.title or meta.lang or "Code"
+        j = i + 1
+        while j < len(body):
+            close = BLOCK_FENCE_RE.match(body[j])
+            if close and close.group("fence").startswith(fence[0] * len(fence)) and \
+                    not close.group("info").strip():
+                break
+            j += 1
+        opening = f"{m.group('indent')}{fence}{meta.lang}"
+        parts.append((title, [opening, *body[i + 1:j + 1]]))
+        i = j + 1
+    return parts
