@@ -118,10 +118,15 @@ def test_page_extensions_reads_emitted_and_upstream_syntax() -> None:
     assert page_extensions('<div class="grid cards" markdown>\n\n- a\n\n</div>\n') == {
         "md_in_html"}
     # fences Python-Markdown's fenced_code cannot read: indented, quoted, titled
+    # (with pymdownx.highlight, set to leave Pygments out, unless a fence asks for what
+    # only Pygments renders: a title, highlighted lines, line numbers)
     assert page_extensions("1. step\n\n   ```bash\n   run\n   ```\n") == {
-        "pymdownx.superfences"}
+        "pymdownx.superfences", "pymdownx.highlight"}
     assert page_extensions('```bash title="Terminal"\nrun\n```\n') == {"pymdownx.superfences"}
-    assert page_extensions("> ```\n> quoted\n> ```\n") == {"pymdownx.superfences"}
+    assert page_extensions('> ```py hl_lines="1"\n> quoted\n> ```\n') == {
+        "pymdownx.superfences"}
+    assert page_extensions("> ```\n> quoted\n> ```\n") == {
+        "pymdownx.superfences", "pymdownx.highlight"}
     # syntax shown inside fenced code is code, not syntax
     assert page_extensions('```markdown\n!!! note\n=== "A"\n## H {#x}\n```\n') == set()
 
@@ -153,12 +158,31 @@ def test_a_fence_under_a_list_item_stays_in_its_item(tmp_path: Path, cache_dir: 
     })
     run = mkdocs_build(site)
     assert run.returncode == 0, run.output
-    assert "turned on pymdownx.superfences (1 page)" in run.output, run.output
+    assert "pymdownx.superfences (1 page)" in run.output, run.output
     page = (site / "site" / "diffusion" / "launch" / "index.html").read_text("utf-8")
     assert page.count("<ol>") == 1, page
     item = page.split("<ol>", 1)[1].split("</li>", 1)[0]
     assert "python3" in item and "--extra-args" in item, page  # the code, in item 1
     assert "```" not in page, page
+    # the code as fenced_code writes it on every other page (for the theme's highlighter),
+    # not highlighted by Pygments on this page alone
+    assert '<code class="language-bash">python3 run.py' in item, item
+    assert "<span" not in item, item
+
+
+def test_a_host_that_highlights_with_pygments_keeps_it_on_every_page(
+        tmp_path: Path, cache_dir: Path) -> None:
+    site = _site(tmp_path, {
+        "docs/index.md": "# Home\n\nSee [launch](launch.md).\n",
+        "docs/launch.md": LIST_FENCE,
+    }, extensions="markdown_extensions: [codehilite]")
+    run = mkdocs_build(site)
+    assert run.returncode == 0, run.output
+    assert "pymdownx.superfences (1 page)" in run.output, run.output
+    assert "pymdownx.highlight" not in run.output, run.output
+    page = (site / "site" / "diffusion" / "launch" / "index.html").read_text("utf-8")
+    item = page.split("<ol>", 1)[1].split("</li>", 1)[0]
+    assert '<div class="highlight">' in item and "<span" in item, item
 
 
 def _superfences(text: str) -> str:

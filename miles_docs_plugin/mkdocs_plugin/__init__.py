@@ -179,6 +179,10 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         needs = page_extensions(content).intersection(installable)
         section.extensions.update(needs)
         extra = sorted(needs.difference(config.markdown_extensions))
+        if "pymdownx.highlight" in extra and ("pymdownx.superfences" not in extra or any(
+                name.endswith("codehilite") for name in config.markdown_extensions)):
+            # the host highlights its code itself (its superfences, or codehilite): as it does
+            extra.remove("pymdownx.highlight")
         if extra:
             self.page_extensions[section.host_path(page.path)] = extra
 

@@ -229,7 +229,16 @@ FEATURE_EXTENSIONS = {"admonition": "admonition", "details": "pymdownx.details",
 #: The block marker each of those features reads (see ``Engine.mkdocs_blocks``).
 BLOCK_MARKERS = {"admonition": "!!!", "details": "???", "tabbed": "==="}
 #: Options an extension gets when miles-docs turns it on (a host's own options win).
-EXTENSION_OPTIONS: dict[str, dict[str, Any]] = {"pymdownx.tabbed": {"alternate_style": True}}
+#: pymdownx.superfences highlights with Pygments unless pymdownx.highlight says otherwise: a
+#: page that needs superfences only for where its fences are (in a list item, an admonition,
+#: a tab) gets pymdownx.highlight without Pygments, so its code comes out as fenced_code
+#: writes it on the host's other pages (``<code class="language-x">``, for the theme's own
+#: highlighter) and the page does not load and run Pygments' lexers (0.1 s for one page).
+EXTENSION_OPTIONS: dict[str, dict[str, Any]] = {"pymdownx.tabbed": {"alternate_style": True},
+                                                "pymdownx.highlight": {"use_pygments": False}}
+#: The fence options only Pygments renders (pymdownx.highlight drops them without it): a page
+#: with any of them keeps superfences' default, Pygments.
+PYGMENTS_OPTION_RE = lazy_re(r"\b(?:title|hl_lines|linenums)=")
 #: What each extension reads, as it appears in a page (outside fenced code). A false hit only
 #: turns an extension on for that page; a miss would show the syntax as text.
 EXTENSION_SYNTAX = (  # (extension, a string the syntax always holds, the syntax)
@@ -259,7 +268,8 @@ def installable_extensions() -> list[str]:
 
     names = ["admonition", "attr_list", "md_in_html"]
     if importlib.util.find_spec("pymdownx") is not None:
-        names += ["pymdownx.details", "pymdownx.superfences", "pymdownx.tabbed"]
+        names += ["pymdownx.details", "pymdownx.superfences", "pymdownx.tabbed",
+                  "pymdownx.highlight"]
     return names
 
 
@@ -303,12 +313,12 @@ def _fence_blocks(content: str) -> Iterator[tuple[FenceLine, FenceLine | None]]:
         yield opening, None
 
 
-def _fenced(content: str) -> Iterator[tuple[int, bool, int]]:
+def _fenced(content: str) -> Iterator[tuple[int, bool, str, int]]:
     """Fenced code blocks (:func:`_fence_blocks`): (start, whether Python-Markdown's
-    fenced_code reads it, end)."""
+    fenced_code reads it, info string, end)."""
     for opening, closing in _fence_blocks(content):
         plain = not opening[1] and PLAIN_FENCE_RE.match(opening[3].strip()) is not None
-        yield opening[0], plain, closing[4] if closing is not None else len(content)
+        yield opening[0], plain, opening[3], closing[4] if closing is not None else len(content)
 
 
 #: A fence indented one to three spaces (at the start of a line, or of the page).
@@ -369,11 +379,15 @@ def page_extensions(content: str) -> set[str]:
     an MkDocs upstream wrote itself."""
     needs: set[str] = set()
     code: list[tuple[int, int]] = []
+    pygments = False
     if "```" in content or "~~~" in content:
-        for start, plain, end in _fenced(content):
+        for start, plain, info, end in _fenced(content):
             code.append((start, end))
             if not plain:
                 needs.add("pymdownx.superfences")
+                pygments = pygments or PYGMENTS_OPTION_RE.search(info) is not None
+        if "pymdownx.superfences" in needs and not pygments:
+            needs.add("pymdownx.highlight")  # with EXTENSION_OPTIONS': code as fenced_code's
     starts = [start for start, _ in code]
     for name, literal, pattern in EXTENSION_SYNTAX:
         if literal not in content:
