@@ -514,3 +514,93 @@ def test_the_build_uses_the_plugin_manager_that_read_the_config(tmp_path: Path,
     assert sum(isinstance(p, MintlifyPages) for p in config.hooks.pm.get_plugins()) == 1
     build_sections(config, docs)  # a rebuild with the same config adds no second page writer
     assert sum(isinstance(p, MintlifyPages) for p in config.hooks.pm.get_plugins()) == 1
+
+
+SNIPPET_PAGE = """\
+---
+title: Uses snippets
+---
+import Intro from "/snippets/intro.mdx";
+import Local from "./parts/local.mdx";
+
+# Uses snippets
+
+<Intro word="fast" />
+
+Between.
+
+<Snippet file="legacy.mdx" />
+
+  <Local />
+"""
+
+
+@pytest.mark.parametrize("trust", ["", "    trust: full\n"], ids=["untrusted", "trusted"])
+def test_snippets_are_inlined_where_the_page_uses_them(tmp_path: Path, cache_dir: Path,
+                                                       trust: str) -> None:
+    """The snippet's file is not a page of the host: its text replaces the tag (props filled
+    in), its links go where its author meant, and mint reads the page and finds them."""
+    commit = make_repo(tmp_path / "up", {
+        "docs/page.mdx": SNIPPET_PAGE,
+        "docs/other.mdx": "---\ntitle: Other\n---\n\n## Part two\n",
+        "docs/snippets/intro.mdx": "Intro is {word}: see [other](/other#part-two).\n",
+        "docs/snippets/legacy.mdx": "Legacy text with [a link](../other.mdx).\n",
+        "docs/parts/local.mdx": "<Note>\n  A local [note](../other).\n</Note>\n"})
+    docs = _host(tmp_path, tmp_path / "up", commit, trust)
+    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert "warning" not in done.stderr, done.stderr
+    page = (tmp_path / "out" / "diffusion" / "page.mdx").read_text()
+    assert "import " not in page and "<Intro" not in page and "<Snippet" not in page, page
+    assert "Intro is fast: see [other](/diffusion/other#part-two)." in page, page
+    assert "Legacy text with [a link](/diffusion/other)." in page, page
+    assert "  <Note>\n    A local [note](/diffusion/other).\n  </Note>" in page, page
+    assert not (tmp_path / "out" / "diffusion" / "snippets").exists()
+    assert broken_links(tmp_path / "out", tmp_path / "home") == {}
+
+
+IMPORTING = """\
+import { Chart, Legend as Key } from "/snippets/chart.jsx";
+import Widget from "https://evil.example/w.js";
+import Card from "/snippets/card.jsx";
+export const Banner = () => <div>hi</div>;
+
+# Importing
+
+<Chart data="x" />
+
+<Key>
+  Text of the key.
+</Key>
+
+<Widget.Panel />
+
+<Banner />
+
+<Card title="Built in">Mintlify's own card.</Card>
+
+`<Chart />` in code stays.
+"""
+
+
+def test_untrusted_components_from_removed_imports_become_text(tmp_path: Path,
+                                                              cache_dir: Path) -> None:
+    """An untrusted page loses its imports and exports; a component they defined would leave
+    MDX with a tag it cannot resolve, so the tag is written as text, and reported. Mintlify's
+    own components need no import and stay."""
+    commit = make_repo(tmp_path / "up", {"docs/page.mdx": IMPORTING,
+                                         "docs/snippets/chart.jsx": "export const Chart = 1;\n"})
+    docs = _host(tmp_path, tmp_path / "up", commit)
+    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "out" / "diffusion" / "page.mdx").read_text()
+    for tag in ("<Chart data", "<Key>", "</Key>", "<Widget.Panel", "<Banner"):
+        assert tag not in page, (tag, page)
+        assert "&lt;" + tag[1:] in page, (tag, page)
+    assert '<Card title="Built in">' in page and "`<Chart />` in code stays." in page
+    lines = IMPORTING.splitlines()
+    for needle in ("<Chart data", "<Key>", "<Widget.Panel", "<Banner"):
+        line = next(i for i, text in enumerate(lines, 1) if needle in text)
+        assert f"docs/page.mdx:{line}:" in done.stderr and "removed import or export" in \
+            done.stderr, (needle, done.stderr)
+    assert broken_links(tmp_path / "out", tmp_path / "home") == {}

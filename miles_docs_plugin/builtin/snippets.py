@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING
 
 from ..core.patterns import lazy_re
 from ..core.transform.markdown import rewrite, scan
-from ..core.transform.mdx import code_lines, fences, read_tag, strip_module_syntax
+from ..core.transform.mdx import (
+    code_lines,
+    fences,
+    read_tag,
+    strip_module_syntax,
+    take_snippet_imports,
+)
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext
@@ -52,11 +58,21 @@ def _locate(section: Section, written: str, from_path: str) -> str | None:
     return None if rel.startswith("..") else rel
 
 
+#: A line that is one component tag and nothing else (``<Note>``, ``</Tab>``, ``<Card a="b">``)
+TAG_LINE_RE = lazy_re(r"""^[ \t]*</?[A-Z][\w.]*(?:\s(?:[^<>"']|"[^"]*"|'[^']*')*)?/?>[ \t]*$""",
+                      re.M)
+
+
 def _absolute_links(text: str, rel: str) -> str:
-    """Relative links of the snippet at ``rel`` rewritten against the docs root."""
+    """Relative links of the snippet at ``rel`` rewritten against the docs root.
+
+    MDX reads the text between component tags as Markdown; CommonMark would read a tag line
+    and what follows as one HTML block, so the scan sees the tag lines as blank (spaces, so
+    offsets stay those of ``text``)."""
     base = posixpath.dirname(rel)
     replacements = []
-    for link in scan(text).links:
+    seen = TAG_LINE_RE.sub(lambda m: " " * len(m.group()), text) if "<" in text else text
+    for link in scan(seen).links:
         dest = link.dest
         if not dest or dest.startswith(("/", "#")) or re.match(r"^[A-Za-z][\w+.-]*:", dest):
             continue
@@ -166,3 +182,19 @@ def upstream_line(spans: list[tuple[int, int]], line: int) -> int:
             return start - shift
         shift += count - 1
     return line - shift
+
+
+def inline_page_snippets(page: Page, ctx: BuildContext) -> None:
+    """For an engine that reads MDX itself (Mintlify): the page's snippets inlined and their
+    imports removed, the rest of its MDX as written. The upstream's snippet files are not pages
+    of the host, and an import of one would name nothing there."""
+    body = page.content[page.body_start:]
+    if "<Snippet" not in body and "import" not in body:
+        return
+    newline = "\r\n" if "\r\n" in body else "\n"
+    lines = body.split(newline)
+    code = code_lines(fences(lines))
+    imports = take_snippet_imports(lines, code)
+    section = ctx.sections[page.source]
+    if inline_snippets(lines, code, imports, page, section, ctx) or imports:
+        page.content = page.content[:page.body_start] + newline.join(lines)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from .. import hookimpl
+from ..builtin.snippets import inline_page_snippets
 from ..core.context import BuildContext
 from ..core.errors import Severity
 from ..core.model import Page, Section
@@ -22,6 +23,7 @@ class MintlifyPages:
 
     @hookimpl(tryfirst=True)  # before the component plugin neutralises tags and adds a title
     def mdp_prepare_page(self, page: Page, ctx: BuildContext) -> None:
+        inline_page_snippets(page, ctx)  # what follows sees them as if upstream wrote them
         page.extra["mintlify_body"] = page.content[page.body_start:]
         page.title = None  # Mintlify shows the front matter title itself
 

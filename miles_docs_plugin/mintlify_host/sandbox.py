@@ -33,6 +33,7 @@ import yaml
 
 from ..core.section.sandbox import tagless
 from ..core.section.sanitize import URL_ATTRS, unsafe_url
+from ..core.transform.blocks import KNOWN
 from ..core.transform.mdx import (
     CODE_SPAN_RE,
     TEXT_STRING_RE,
@@ -47,6 +48,15 @@ SAFE_FRONT_MATTER = ("title", "description", "sidebarTitle")
 UNSAFE_TAGS = frozenset({"script", "style", "iframe", "object", "embed", "base", "meta", "link",
                          "frame", "frameset", "applet"})
 ESM_RE = re.compile(r"^(?:import|export)\b")
+#: Names an ``import``/``export`` statement binds: a default import, ``{ a, b as c }``,
+#: ``* as ns``, ``export const|let|var|function|class name``.
+BOUND_RES = (
+    re.compile(r"\bimport\s+([A-Za-z_$][\w$]*)\s*(?:,|\bfrom\b)"),
+    re.compile(r"\*\s*as\s+([A-Za-z_$][\w$]*)"),
+    re.compile(r"\bexport\s+(?:default\s+)?(?:const|let|var|class|(?:async\s+)?function\*?)"
+               r"\s+([A-Za-z_$][\w$]*)"),
+)
+BRACED_NAMES_RE = re.compile(r"\b(?:import|export)\s*(?:[A-Za-z_$][\w$]*\s*,\s*)?\{([^}]*)\}")
 TAG_START_RE = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
 ATTR_NAME_RE = re.compile(r"\s*([^\s=/>{}\"']+)")
 LITERAL_RE = re.compile(r"""^\s*(?:-?\d+(?:\.\d+)?|true|false|null|"[^"\\{}]*"|'[^'\\{}]*')\s*$""")
@@ -71,8 +81,10 @@ def _braced(text: str, at: int) -> int:
     return end if end >= 0 else len(text)
 
 
-def _tag(text: str, at: int, line: int, found: _Findings) -> tuple[str, int]:
-    """The tag starting at ``at``, made safe; returns (new text, end offset)."""
+def _tag(text: str, at: int, line: int, found: _Findings,
+         bound: frozenset[str] = frozenset()) -> tuple[str, int]:
+    """The tag starting at ``at``, made safe; returns (new text, end offset). A component
+    named in ``bound`` (bound by a removed import or export) is written as text."""
     m = TAG_START_RE.match(text, at)
     assert m is not None
     closing, name = m.group(1), m.group(2)
@@ -147,6 +159,11 @@ def _tag(text: str, at: int, line: int, found: _Findings) -> tuple[str, int]:
     if name[0].islower() and name.lower() in UNSAFE_TAGS:
         found.add(line, f"<{closing}{name}> tag written as text")
         return "&lt;" + text[at + 1:i], i
+    if name.split(".")[0] in bound:
+        # its import or export is removed: MDX would fail on a component it cannot find
+        found.add(line, f"<{closing}{name}> tag written as text (its {name.split('.')[0]} "
+                  "came from a removed import or export)")
+        return "&lt;" + text[at + 1:i], i
     if not changed:
         return text[at:i], i
     out = "".join(parts)
@@ -167,7 +184,7 @@ def _text(segment: str, line: int, found: _Findings, state: dict[str, Any]) -> s
             continue
         if ch == "<" and TAG_START_RE.match(segment, i):
             try:
-                new, i = _tag(segment, i, line, found)
+                new, i = _tag(segment, i, line, found, state.get("bound", frozenset()))
             except _Unclosed:
                 if not state.get("last"):
                     raise
@@ -201,10 +218,41 @@ def _text(segment: str, line: int, found: _Findings, state: dict[str, Any]) -> s
 MAX_TAG_LINES = 50
 
 
-def _line(line: str, n: int, found: _Findings, last: bool) -> str:
+def _line(line: str, n: int, found: _Findings, last: bool,
+          bound: frozenset[str] = frozenset()) -> str:
     """One line (with the lines a tag that starts on it goes on to) made inert. Code spans are
     read as the text is (a backtick in a tag's quoted attribute opens none)."""
-    return _text(line, n, found, {"last": last})
+    return _text(line, n, found, {"last": last, "bound": bound})
+
+
+def _esm_blocks(lines: list[str], code: set[int]) -> list[tuple[int, int]]:
+    """The ``import``/``export`` blocks outside code: (first line, end line exclusive); a
+    block runs from a line that starts with ``import``/``export`` to a blank line."""
+    blocks: list[tuple[int, int]] = []
+    n = 0
+    while n < len(lines):
+        if n in code or not ESM_RE.match(lines[n]):
+            n += 1
+            continue
+        end = n + 1
+        while end < len(lines) and end not in code and lines[end].strip():
+            end += 1
+        blocks.append((n, end))
+        n = end
+    return blocks
+
+
+def bound_names(statements: str) -> frozenset[str]:
+    """The names ``import``/``export`` statements bind (what a page may then use as a
+    component)."""
+    names = {m.group(1) for pattern in BOUND_RES for m in pattern.finditer(statements)}
+    for m in BRACED_NAMES_RE.finditer(statements):
+        for part in m.group(1).split(","):
+            words = part.split()
+            if words:
+                names.add(words[-1])  # `a as b` binds b
+    # a Mintlify component of the same name is there without the import
+    return frozenset(name for name in names if name not in KNOWN)
 
 
 def sanitize_body(body: str, code: set[int]) -> tuple[str, list[tuple[int, str]]]:
@@ -216,6 +264,9 @@ def sanitize_body(body: str, code: set[int]) -> tuple[str, list[tuple[int, str]]
     newline = "\r\n" if "\r\n" in body else "\n"
     lines = body.split(newline)
     blank_comments(lines, code)
+    esm = _esm_blocks(lines, code)
+    bound = bound_names("\n".join("\n".join(lines[a:b]) for a, b in esm)) if esm else \
+        frozenset()
     in_esm = False
     done_until = 0  #: lines already written as part of a tag that began above
     for n, line in enumerate(lines):
@@ -242,7 +293,7 @@ def sanitize_body(body: str, code: set[int]) -> tuple[str, list[tuple[int, str]]
             last = end >= len(lines) or end in code or end - n >= MAX_TAG_LINES
             attempt = _Findings()
             try:
-                text = _line(newline.join(lines[n:end]), n, attempt, last)
+                text = _line(newline.join(lines[n:end]), n, attempt, last, bound)
             except _Unclosed:
                 end += 1
                 continue

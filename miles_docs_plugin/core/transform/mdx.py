@@ -255,9 +255,7 @@ def strip_module_syntax(lines: list[str], code: set[int]) -> dict[str, str]:
             i += 1
             continue
         if IMPORT_RE.match(line):
-            m = IMPORT_DEFAULT_RE.match(line)
-            if m and m.group(2).endswith((".mdx", ".md")):
-                imports[m.group(1)] = m.group(2)
+            _snippet_import(line, imports)
             lines[i] = ""
             i += 1
             continue
@@ -276,6 +274,26 @@ def strip_module_syntax(lines: list[str], code: set[int]) -> dict[str, str]:
             continue
         i += 1
     blank_comments(lines, code)
+    return imports
+
+
+def _snippet_import(line: str, imports: dict[str, str]) -> bool:
+    """Whether ``line`` is a default import of an ``.md``/``.mdx`` file (a snippet), noted in
+    ``imports`` (component name -> path as written)."""
+    m = IMPORT_DEFAULT_RE.match(line)
+    if m and m.group(2).endswith((".mdx", ".md")):
+        imports[m.group(1)] = m.group(2)
+        return True
+    return False
+
+
+def take_snippet_imports(lines: list[str], code: set[int]) -> dict[str, str]:
+    """Blank the snippet imports outside code (see :func:`strip_module_syntax`), in place,
+    and return them; other module syntax stays (an engine that reads MDX runs it)."""
+    imports: dict[str, str] = {}
+    for i, line in enumerate(lines):
+        if i not in code and line.startswith("import") and _snippet_import(line, imports):
+            lines[i] = ""
     return imports
 
 
