@@ -604,3 +604,32 @@ def test_untrusted_components_from_removed_imports_become_text(tmp_path: Path,
         assert f"docs/page.mdx:{line}:" in done.stderr and "removed import or export" in \
             done.stderr, (needle, done.stderr)
     assert broken_links(tmp_path / "out", tmp_path / "home") == {}
+
+
+def test_trusted_imports_are_published_under_the_mount(tmp_path: Path, cache_dir: Path) -> None:
+    """A trusted page keeps its imports: the files it imports from the docs folder (and the
+    files those import) are written with the section, and an import from the docs root names
+    the mounted copy; a URL is left as written, a file missing from the tree is reported."""
+    page = IMPORTING.replace('"https://evil.example/w.js"', '"./missing.jsx"')
+    commit = make_repo(tmp_path / "up", {
+        "docs/page.mdx": page,
+        "docs/snippets/chart.jsx": "import { Dot } from './dot.jsx';\n"
+                                   "export const Chart = () => <Dot />;\n"
+                                   "export const Legend = ({ children }) => children;\n",
+        "docs/snippets/dot.jsx": "export const Dot = () => <span>.</span>;\n",
+        "docs/snippets/card.jsx": "export default function Card() { return null; }\n",
+        "docs/snippets/unused.jsx": "export const Unused = 1;\n"})
+    docs = _host(tmp_path, tmp_path / "up", commit, "    trust: full\n")
+    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "out" / "diffusion"
+    text = (out / "page.mdx").read_text()
+    assert 'import { Chart, Legend as Key } from "/diffusion/snippets/chart.jsx";' in text, text
+    assert 'import Card from "/diffusion/snippets/card.jsx";' in text, text
+    assert 'import Widget from "./missing.jsx";' in text
+    assert "docs/page.mdx:2:" in done.stderr and "./missing.jsx" in done.stderr, done.stderr
+    assert sorted(p.name for p in (out / "snippets").iterdir()) == [
+        "card.jsx", "chart.jsx", "dot.jsx"]
+    assert (out / "snippets" / "dot.jsx").read_text() == \
+        "export const Dot = () => <span>.</span>;\n"
+    assert broken_links(tmp_path / "out", tmp_path / "home") == {}

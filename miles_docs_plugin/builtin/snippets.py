@@ -198,3 +198,77 @@ def inline_page_snippets(page: Page, ctx: BuildContext) -> None:
     section = ctx.sections[page.source]
     if inline_snippets(lines, code, imports, page, section, ctx) or imports:
         page.content = page.content[:page.body_start] + newline.join(lines)
+
+
+#: The module a statement imports from (``} from "/snippets/x.jsx";`` ends a multi-line one).
+FROM_RE = lazy_re(r"""(\bfrom\s*|^import\s*)(["'])([^"'\n]+)\2""")
+#: Files a snippet module may import in turn (read for their own imports).
+MODULE_SUFFIXES = (".mdx", ".md", ".jsx", ".js", ".tsx", ".ts", ".mjs")
+
+
+def trusted_imports(page: Page, section: Section, ctx: BuildContext) -> None:
+    """For a trusted source on an engine that reads MDX (Mintlify): the files its page
+    imports from the docs folder (``.jsx`` components, named exports of snippets) are
+    published with the section, as assets under its mount, and an import from the docs root
+    (``/snippets/x.jsx``) is made to name the mounted copy; a relative one names it already.
+    A file those files import is published too; one imported by a path that leaves the docs
+    folder, or that is not in the pinned tree, is reported."""
+    body = page.content[page.body_start:]
+    if "import" not in body and "export" not in body:
+        return
+    newline = "\r\n" if "\r\n" in body else "\n"
+    lines = body.split(newline)
+    code = code_lines(fences(lines))
+    in_esm = False
+    changed = False
+    for i, line in enumerate(lines):
+        if i in code or not line.strip():
+            in_esm = False
+            continue
+        in_esm = in_esm or line.startswith(("import", "export"))
+        if not in_esm or ("from" not in line and not line.startswith("import")):
+            continue
+
+        def spec(m: re.Match[str], at: int = i) -> str:
+            written = m.group(3)
+            if not written.startswith(("/", "./", "../")):
+                return m.group(0)  # a package (Mintlify's own), or a URL
+            rel = _publish(section, written, page.path, ctx, page, at)
+            if rel is None or not written.startswith("/"):
+                return m.group(0)
+            return f"{m.group(1)}{m.group(2)}/{section.host_path(rel)}{m.group(2)}"
+
+        new = FROM_RE.sub(spec, line)
+        if new != line:
+            lines[i] = new
+            changed = True
+    if changed:
+        page.content = page.content[:page.body_start] + newline.join(lines)
+
+
+def _publish(section: Section, written: str, from_path: str, ctx: BuildContext, page: Page,
+             line: int, depth: int = 0) -> str | None:
+    """Publish the file ``written`` (imported by ``from_path``) and what it imports; its
+    docs-relative path, or None (reported) when it is not a file of the pinned docs tree."""
+    from .links import add_asset
+
+    rel = _locate(section, written, from_path)
+    text = _read(section, rel) if rel is not None else None
+    if rel is None or text is None:
+        ctx.report(section, page.path, page.body_line + line + 1, "snippet",
+                   f"{written} (imported by {from_path}) is not a file of the pinned docs "
+                   "folder; the import is left as written")
+        return None
+    if rel in section.assets:
+        return rel
+    add_asset(section, rel)
+    if depth < MAX_NESTING and rel.endswith(MODULE_SUFFIXES):
+        for m in FROM_RE.finditer(text):
+            inner = m.group(3)
+            if inner.startswith("/"):
+                ctx.report(section, page.path, page.body_line + line + 1, "snippet",
+                           f"{rel} imports {inner} from the docs root, which is not where the "
+                           "host publishes it; use a relative import upstream")
+            elif inner.startswith(("./", "../")):
+                _publish(section, inner, rel, ctx, page, line, depth + 1)
+    return rel

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from .. import hookimpl
-from ..builtin.snippets import inline_page_snippets
+from ..builtin.snippets import inline_page_snippets, trusted_imports
 from ..core.context import BuildContext
 from ..core.errors import Severity
 from ..core.model import Page, Section
@@ -41,6 +41,8 @@ class MintlifyPages:
         page.content = page.content[:page.body_start] + body
         if section.source.sandboxed:
             self._sandbox(page, section, ctx, code)
+        else:
+            trusted_imports(page, section, ctx)
         page.content = page.content[:page.body_start] + fence_indented(
             page.content[page.body_start:], indented)
 
