@@ -264,3 +264,19 @@ def test_a_closing_tag_less_indented_than_its_content_does_not_place_it(
     # in the step: a dropdown (MkDocs), an admonition (Sphinx without sphinx-design)
     step = page.split("Get the id", 1)[1].split("</li>", 1)[0]
     assert "<details" in step or 'class="admonition' in step, page
+
+
+@pytest.mark.parametrize("engine", ["mkdocs", "sphinx"])
+def test_a_step_title_stands_apart_from_its_content(engine: str, tmp_path: Path,
+                                                     cache_dir: Path) -> None:
+    """Mintlify shows a step's title above its content; a numbered item whose bold title and
+    content are one paragraph read "Install Run pip." on one line."""
+    from hosts import built_page
+
+    page = built_page(engine, tmp_path, {"docs/index.mdx": (
+        "---\ntitle: Home\n---\n\n<Steps>\n  <Step title=\"Install\">\n    Run pip.\n  </Step>\n"
+        "  <Step title=\"Use\">Call it.</Step>\n</Steps>\n")})
+    for title, text in (("Install", "Run pip."), ("Use", "Call it.")):
+        item = page.split(f"<strong>{title}</strong>", 1)[1].split("</li>", 1)[0]
+        assert item.startswith("</p>"), (title, item)  # the title's paragraph ends there
+        assert text in item, (title, item)

@@ -691,7 +691,7 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
             changed = lines != before
             if changed:
                 found_fences = None
-            from .snippets import inline_snippets
+            from ..core.transform.snippets import inline_snippets
 
             if inline_snippets(lines, code, imports, page, section, ctx):
                 changed = True
@@ -848,7 +848,7 @@ def write_fences(lines: list[str], ctx: BuildContext) -> None:
 
 
 def _upstream_lines(section: Section) -> None:
-    from .snippets import upstream_line
+    from ..core.transform.snippets import upstream_line
 
     spans = {section.repo_path(path): page.extra["snippet_lines"]
              for path, page in section.pages.items() if page.extra.get("snippet_lines")}
@@ -866,7 +866,7 @@ def mdp_collect_diagnostics(section: Section, ctx: BuildContext) -> list[Diagnos
     Diagnostics of pages with inlined snippets are moved back to upstream lines first."""
     _upstream_lines(section)
     totals: dict[str, tuple[str, int, int]] = {}
-    from .snippets import upstream_line
+    from ..core.transform.snippets import upstream_line
 
     for path in sorted(section.pages):
         spans = section.pages[path].extra.get("snippet_lines") or []

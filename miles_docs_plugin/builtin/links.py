@@ -33,7 +33,6 @@ from ..core.config import docs_prefix
 from ..core.errors import Severity
 from ..core.model import (
     AnchorTarget,
-    Asset,
     AssetTarget,
     ExternalTarget,
     HostTarget,
@@ -292,7 +291,7 @@ def render(target: Target, link: LinkRef, page: Page, section: Section,
         return ctx.engine.doc_link(here, there, page=True) + anchor
     if isinstance(target, AssetTarget):
         tsec = ctx.sections[target.source]
-        add_asset(tsec, target.path)
+        tsec.add_asset(target.path)
         there = tsec.host_path(target.path)
         if html_ctx:
             return ctx.engine.url_from(here, ctx.engine.asset_url(there))
@@ -322,11 +321,6 @@ def render(target: Target, link: LinkRef, page: Page, section: Section,
         return "#" if html_ctx else ctx.engine.inert_link(image=link.kind == "image")
     return None
 
-
-def add_asset(section: Section, rel: str) -> None:
-    if rel not in section.assets:
-        repo_path = section.aliases.get(rel) or section.repo_path(rel)
-        section.assets[rel] = Asset(rel, section.checkout.root / repo_path)
 
 
 def _write(link: LinkRef, new: str) -> tuple[int, int, str]:

@@ -403,3 +403,14 @@ class Section(Record):
 
     def repo_path(self, path: str) -> str:
         return docs_prefix(self.source.docs_dir) + path if path else self.source.docs_dir
+
+    def asset(self, rel: str) -> Asset:
+        """The docs file ``rel`` as an asset of the section (not registered)."""
+        repo_path = self.aliases.get(rel) or self.repo_path(rel)
+        return Asset(rel, self.checkout.root / repo_path)
+
+    def add_asset(self, rel: str) -> None:
+        """Publish the docs file ``rel`` with the section (a link's target, an imported
+        module)."""
+        if rel not in self.assets:
+            self.assets[rel] = self.asset(rel)

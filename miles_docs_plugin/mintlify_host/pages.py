@@ -7,12 +7,12 @@ from __future__ import annotations
 import re
 
 from .. import hookimpl
-from ..builtin.snippets import inline_page_snippets, trusted_imports
 from ..core.context import BuildContext
 from ..core.errors import Severity
 from ..core.model import Page, Section
 from ..core.section.sandbox import tagless
 from ..core.transform.blocks import LINK_LINE_RE, Block
+from ..core.transform.snippets import inline_page_snippets, trusted_imports
 from .mdx import code_structure, fence_indented, valid_mdx
 from .sandbox import safe_front_matter, sanitize_body
 

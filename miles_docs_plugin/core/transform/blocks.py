@@ -209,10 +209,12 @@ def framed_image(c: Component) -> tuple[str, str] | None:
 
 def step(c: Component, indent: str) -> list[str]:
     """A ``<Step>`` as an item of a numbered list: ``1. **Title**`` (``Step 1`` without a
-    title), its content indented by ``indent`` (the width the engine's lists need)."""
+    title), its content indented by ``indent`` (the width the engine's lists need), after a
+    blank line: Mintlify shows the title above the content, not run into its first line."""
     title = " ".join(c.title.split()) or f"Step {c.index}"
     head = f"{c.indent}{c.index}. **{escape_inline(title)}**"
-    return c.wrap([head], c.indented(indent), [""])
+    body = c.indented(indent)
+    return c.wrap([head, ""] if any(line.strip() for line in body) else [head], body, [""])
 
 
 def card_head(c: Component) -> str:

@@ -42,7 +42,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Diagnostic, Severity
-from ..model import Asset
 from .blocks import Block
 
 if TYPE_CHECKING:
@@ -371,7 +370,7 @@ class TransformMemo:
         for name, rel in record["assets"]:
             where = ctx.sections[name]
             if rel not in where.assets:
-                where.assets[rel] = _asset(where, rel)
+                where.assets[rel] = where.asset(rel)
 
     def transform(self, pages: list[tuple[Section, Page]]) -> None:
         ctx = self.ctx
@@ -425,7 +424,7 @@ class TransformMemo:
             for found in assets:
                 for where, rel in found:
                     if where == name and rel not in added:
-                        added[rel] = section.assets.get(rel) or _asset(section, rel)
+                        added[rel] = section.assets.get(rel) or section.asset(rel)
             section.assets.clear()
             section.assets.update(added)
         for _section, page in pages:
@@ -487,8 +486,3 @@ def _named_pin(section: Section, texts: list[str], diags: list[Diagnostic]) -> s
 def _pin(section: Section) -> str | None:
     return section.checkout.commit
 
-
-def _asset(section: Section, rel: str) -> Asset:
-    # as the link rules register an asset (builtin.links.add_asset)
-    repo_path = section.aliases.get(rel) or section.repo_path(rel)
-    return Asset(rel, section.checkout.root / repo_path)

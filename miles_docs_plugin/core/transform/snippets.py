@@ -15,9 +15,9 @@ import posixpath
 import re
 from typing import TYPE_CHECKING
 
-from ..core.patterns import lazy_re
-from ..core.transform.markdown import rewrite, scan
-from ..core.transform.mdx import (
+from ..patterns import lazy_re
+from .markdown import rewrite, scan
+from .mdx import (
     code_lines,
     fences,
     read_tag,
@@ -26,8 +26,8 @@ from ..core.transform.mdx import (
 )
 
 if TYPE_CHECKING:
-    from ..core.context import BuildContext
-    from ..core.model import Page, Section
+    from ..context import BuildContext
+    from ..model import Page, Section
 
 #: Snippets inside snippets are followed this deep (and no further: a loop ends here).
 MAX_NESTING = 8
@@ -250,8 +250,6 @@ def _publish(section: Section, written: str, from_path: str, ctx: BuildContext, 
              line: int, depth: int = 0) -> str | None:
     """Publish the file ``written`` (imported by ``from_path``) and what it imports; its
     docs-relative path, or None (reported) when it is not a file of the pinned docs tree."""
-    from .links import add_asset
-
     rel = _locate(section, written, from_path)
     text = _read(section, rel) if rel is not None else None
     if rel is None or text is None:
@@ -261,7 +259,7 @@ def _publish(section: Section, written: str, from_path: str, ctx: BuildContext, 
         return None
     if rel in section.assets:
         return rel
-    add_asset(section, rel)
+    section.add_asset(rel)
     if depth < MAX_NESTING and rel.endswith(MODULE_SUFFIXES):
         for m in FROM_RE.finditer(text):
             inner = m.group(3)
