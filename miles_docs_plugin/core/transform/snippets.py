@@ -200,8 +200,9 @@ def inline_page_snippets(page: Page, ctx: BuildContext) -> None:
         page.content = page.content[:page.body_start] + newline.join(lines)
 
 
-#: The module a statement imports from (``} from "/snippets/x.jsx";`` ends a multi-line one).
-FROM_RE = lazy_re(r"""(\bfrom\s*|^import\s*)(["'])([^"'\n]+)\2""")
+#: The module a statement imports from (``} from "/snippets/x.jsx";`` ends a multi-line one;
+#: ``import "./x.css"`` imports one for its effect), on any line of a file.
+FROM_RE = lazy_re(r"""(\bfrom\s*|^import\s*)(["'])([^"'\n]+)\2""", re.M)
 #: Files a snippet module may import in turn (read for their own imports).
 MODULE_SUFFIXES = (".mdx", ".md", ".jsx", ".js", ".tsx", ".ts", ".mjs")
 
