@@ -227,3 +227,21 @@ def test_sphinx_reads_headings_below_the_title_without_a_gap(tmp_path: Path,
                     ("h2", "Second part"), ("h3", "Deep")], tags
     assert "### not a heading" in html
     assert 'href="#first-question"' in html and 'href="#deep"' in html
+
+
+def test_names_become_titles_as_mkdocs_makes_them() -> None:
+    """A folder's group in a tree nav, and a page titled from its file name, are named as
+    MkDocs names them: capitalized when all lowercase, else as written ("API reference", not
+    "Api Reference"; "LoRA training", not "Lora Training")."""
+    from mkdocs.utils import dirname_to_title
+
+    from miles_docs_plugin.builtin.nav import auto_nav
+    from miles_docs_plugin.core.model import NavGroup, name_title
+    from miles_docs_plugin.sphinx_ext.toctree import stem_title
+
+    for name in ["getting-started", "API-reference", "FAQ", "qwen_image", "LoRA-training", "uv"]:
+        assert name_title(name) == dirname_to_title(name), name
+    assert stem_title("more/LoRA-training.md") == "LoRA training"
+    nav = auto_nav(["index.md", "API-reference/index.md", "getting-started/quick-start.md"])
+    assert [item.title for item in nav if isinstance(item, NavGroup)] == [
+        "API reference", "Getting started"]

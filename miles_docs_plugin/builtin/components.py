@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from .. import hookimpl
 from ..core.context import BLOCK_MARKS
 from ..core.errors import Diagnostic, Severity
+from ..core.model import name_title
 from ..core.patterns import lazy_re
 from ..core.records import Record, replace
 from ..core.transform.blocks import INLINE, KNOWN, Block, Component
@@ -169,8 +170,7 @@ def _mkdocs_title(page: Page, section: Section, ctx: BuildContext) -> str | None
         if not folder:
             return section.source.title
         stem = folder.rpartition("/")[2]
-    title = stem.replace("-", " ").replace("_", " ")
-    return title.capitalize() if title.lower() == title else title
+    return name_title(stem)
 
 
 _NAV_TITLES = "components.nav_titles:"

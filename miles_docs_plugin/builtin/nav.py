@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
 from ..core.errors import Diagnostic, Severity
-from ..core.model import NavGroup, NavItem, NavLink, NavPage, nav_pages
+from ..core.model import NavGroup, NavItem, NavLink, NavPage, name_title, nav_pages
 from ..core.transform.lookup import find_page
 
 if TYPE_CHECKING:
@@ -25,10 +25,6 @@ if TYPE_CHECKING:
     from ..core.model import Section
 
 INDEX_STEMS = ("index", "readme")
-
-
-def dir_title(name: str) -> str:
-    return re.sub(r"[-_]+", " ", name).strip().title()
 
 
 def _sort_key(path: str) -> tuple[tuple[int, str], ...]:
@@ -49,7 +45,7 @@ def auto_nav(paths: list[str]) -> list[NavItem]:
             folder = f"{folder}/{part}" if folder else part
             group = groups.get(folder)
             if group is None:
-                group = NavGroup(dir_title(part))
+                group = NavGroup(name_title(part))
                 groups[folder] = group
                 parent.append(group)
             parent = group.children

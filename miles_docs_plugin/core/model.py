@@ -336,6 +336,14 @@ class NavGroup(Record):
 NavItem = NavPage | NavLink | NavGroup
 
 
+def name_title(name: str) -> str:
+    """The title MkDocs makes from a file or folder name (``mkdocs.utils.dirname_to_title``,
+    ``Page.title``): ``-`` and ``_`` as spaces, capitalized when all lowercase
+    (``getting-started`` -> "Getting started"); ``FAQ``, ``LoRA-training`` stay as written."""
+    title = name.replace("-", " ").replace("_", " ")
+    return title.capitalize() if title.lower() == title else title
+
+
 def nav_pages(items: list[NavItem]) -> Iterator[NavPage]:
     for item in items:
         if isinstance(item, NavPage):

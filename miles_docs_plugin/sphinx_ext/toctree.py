@@ -6,7 +6,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from ..core.model import NavGroup, NavItem, NavLink, NavPage, Section
+from ..core.model import NavGroup, NavItem, NavLink, NavPage, Section, name_title
 from ..core.transform.blocks import escape_inline
 
 
@@ -110,7 +110,8 @@ def with_title(content: str, body_start: int, title: str) -> str:
 
 
 def stem_title(path: str) -> str:
-    return re.sub(r"[-_]+", " ", posixpath.splitext(posixpath.basename(path))[0]).strip().title()
+    """The title MkDocs gives the page at ``path`` from its file name."""
+    return name_title(posixpath.splitext(posixpath.basename(path))[0])
 
 
 def _toctree_title(title: str) -> str:

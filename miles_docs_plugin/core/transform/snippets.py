@@ -191,13 +191,19 @@ def inline_page_snippets(page: Page, ctx: BuildContext) -> None:
     body = page.content[page.body_start:]
     if "<Snippet" not in body and "import" not in body:
         return
-    newline = "\r\n" if "\r\n" in body else "\n"
-    lines = body.split(newline)
-    code = code_lines(fences(lines))
+    lines, code, newline = _body_lines(body)
     imports = take_snippet_imports(lines, code)
     section = ctx.sections[page.source]
     if inline_snippets(lines, code, imports, page, section, ctx) or imports:
         page.content = page.content[:page.body_start] + newline.join(lines)
+
+
+def _body_lines(body: str) -> tuple[list[str], set[int], str]:
+    """A page body (MDX) as its lines, the lines that are code (MDX's only code is fenced),
+    and its newline."""
+    newline = "\r\n" if "\r\n" in body else "\n"
+    lines = body.split(newline)
+    return lines, code_lines(fences(lines)), newline
 
 
 #: The module a statement imports from (``} from "/snippets/x.jsx";`` ends a multi-line one;
@@ -217,9 +223,7 @@ def trusted_imports(page: Page, section: Section, ctx: BuildContext) -> None:
     body = page.content[page.body_start:]
     if "import" not in body and "export" not in body:
         return
-    newline = "\r\n" if "\r\n" in body else "\n"
-    lines = body.split(newline)
-    code = code_lines(fences(lines))
+    lines, code, newline = _body_lines(body)
     in_esm = False
     changed = False
     for i, line in enumerate(lines):
