@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -28,6 +29,7 @@ from miles_docs_plugin.mintlify_host import (
     insert_nav,
     mintlify_slug,
 )
+from miles_docs_plugin.mintlify_host.sandbox import sanitize_body
 
 DOCS_JSON = CORPUS / "miles_host" / "tree" / "docs" / "docs.json"
 
@@ -522,6 +524,7 @@ title: Uses snippets
 ---
 import Intro from "/snippets/intro.mdx";
 import Local from "./parts/local.mdx";
+import Inline from "/snippets/inline.mdx";
 
 # Uses snippets
 
@@ -532,6 +535,8 @@ Between.
 <Snippet file="legacy.mdx" />
 
   <Local />
+
+Say <Inline word="so" /> here.
 """
 
 
@@ -544,18 +549,28 @@ def test_snippets_are_inlined_where_the_page_uses_them(tmp_path: Path, cache_dir
         "docs/page.mdx": SNIPPET_PAGE,
         "docs/other.mdx": "---\ntitle: Other\n---\n\n## Part two\n",
         "docs/snippets/intro.mdx": "Intro is {word}: see [other](/other#part-two).\n",
-        "docs/snippets/legacy.mdx": "Legacy text with [a link](../other.mdx).\n",
+        "docs/snippets/legacy.mdx": "Legacy text with [a link](../other.mdx).\n\n"
+                                    '<Card title="Card" href="../other">\n  A card.\n</Card>\n',
+        "docs/snippets/inline.mdx": "inline {word}\n",
         "docs/parts/local.mdx": "<Note>\n  A local [note](../other).\n</Note>\n"})
     docs = _host(tmp_path, tmp_path / "up", commit, trust)
     done = _cli(docs, "build", "--out", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
-    assert "warning" not in done.stderr, done.stderr
+    assert "warning" not in done.stderr or not trust, done.stderr
     page = (tmp_path / "out" / "diffusion" / "page.mdx").read_text()
-    assert "import " not in page and "<Intro" not in page and "<Snippet" not in page, page
+    assert "import Intro" not in page and "<Intro" not in page and "<Snippet" not in page, page
     assert "Intro is fast: see [other](/diffusion/other#part-two)." in page, page
     assert "Legacy text with [a link](/diffusion/other)." in page, page
+    assert '<Card title="Card" href="/diffusion/other">' in page, page  # a tag's own link
+    # a use that is not a tag alone on its line is not inlined: its import stays (trusted,
+    # naming the published copy) or goes with the tag made text (untrusted)
+    if trust:
+        assert 'import Inline from "/diffusion/snippets/inline.mdx";' in page, page
+        assert 'Say <Inline word="so" /> here.' in page, page
+        assert (tmp_path / "out" / "diffusion" / "snippets" / "inline.mdx").is_file()
+    else:
+        assert 'Say &lt;Inline word="so" /> here.' in page, page
     assert "  <Note>\n    A local [note](/diffusion/other).\n  </Note>" in page, page
-    assert not (tmp_path / "out" / "diffusion" / "snippets").exists()
     assert broken_links(tmp_path / "out", tmp_path / "home") == {}
 
 
@@ -633,3 +648,21 @@ def test_trusted_imports_are_published_under_the_mount(tmp_path: Path, cache_dir
     assert (out / "snippets" / "dot.jsx").read_text() == \
         "export const Dot = () => <span>.</span>;\n"
     assert broken_links(tmp_path / "out", tmp_path / "home") == {}
+
+
+@pytest.mark.parametrize("body", [
+    'import X from "./x.jsx"\n\n<X a={alert(1)} />\n',
+    "<script a={alert(1)}>x</script>\n",
+    '<script title="<img src=x onerror={alert(1)}>">\n',
+])
+def test_a_tag_written_as_text_leaves_nothing_live(body: str) -> None:
+    """A tag the sandbox writes as text is text through and through: an expression or a tag
+    in its attributes would otherwise run, or render, in the text it has become."""
+    out, found = sanitize_body(body, set())
+    assert "<" not in out and re.search(r"(?<!\\)[{}]", out) is None, out
+    assert found, out
+
+
+def test_a_lowercase_element_is_html_whatever_a_page_exports() -> None:
+    out, _ = sanitize_body('export const code = "x"\n\nUse <code>x</code>.\n', set())
+    assert "Use <code>x</code>." in out, out

@@ -158,18 +158,29 @@ def _tag(text: str, at: int, line: int, found: _Findings,
     # lowercase names are HTML elements in MDX; capitalised ones are components (<Link>)
     if name[0].islower() and name.lower() in UNSAFE_TAGS:
         found.add(line, f"<{closing}{name}> tag written as text")
-        return "&lt;" + text[at + 1:i], i
-    if name.split(".")[0] in bound:
+        return as_text(text[at:i]), i
+    if (name[0].isupper() or "." in name) and name.split(".")[0] in bound:
         # its import or export is removed: MDX would fail on a component it cannot find
         found.add(line, f"<{closing}{name}> tag written as text (its {name.split('.')[0]} "
                   "came from a removed import or export)")
-        return "&lt;" + text[at + 1:i], i
+        return as_text(text[at:i]), i
     if not changed:
         return text[at:i], i
     out = "".join(parts)
     if not out.endswith(">"):
         out += ">"
     return out, i
+
+
+#: What MDX would read in a tag written as text: a tag (``<``) or an expression (``{ }``).
+_LIVE_IN_TEXT = {"<": "&lt;", "{": "\\{", "}": "\\}"}
+
+
+def as_text(tag: str) -> str:
+    """A tag as MDX shows it literally: its ``<``, and any ``<`` or braces in its attributes
+    (``a={alert(1)}``, ``title="<img onerror=…>"``), which would otherwise be read in the
+    text it has become."""
+    return re.sub(r"[<{}]", lambda m: _LIVE_IN_TEXT[m.group()], tag)
 
 
 def _text(segment: str, line: int, found: _Findings, state: dict[str, Any]) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import bisect
 import html
 import re
+from collections.abc import Callable
 
 from ..patterns import lazy_re
 from ..records import Record
@@ -287,12 +288,17 @@ def _snippet_import(line: str, imports: dict[str, str]) -> bool:
     return False
 
 
-def take_snippet_imports(lines: list[str], code: set[int]) -> dict[str, str]:
-    """Blank the snippet imports outside code (see :func:`strip_module_syntax`), in place,
-    and return them; other module syntax stays (an engine that reads MDX runs it)."""
+def take_snippet_imports(lines: list[str], code: set[int],
+                         take: Callable[[str], bool]) -> dict[str, str]:
+    """Blank the snippet imports outside code (see :func:`strip_module_syntax`) whose
+    component ``take`` accepts, in place, and return them; other module syntax stays (an
+    engine that reads MDX runs it)."""
     imports: dict[str, str] = {}
     for i, line in enumerate(lines):
-        if i not in code and line.startswith("import") and _snippet_import(line, imports):
+        found: dict[str, str] = {}
+        if i not in code and line.startswith("import") and _snippet_import(line, found) and \
+                all(take(name) for name in found):
+            imports.update(found)
             lines[i] = ""
     return imports
 

@@ -71,8 +71,17 @@ def _absolute_links(text: str, rel: str) -> str:
     offsets stay those of ``text``)."""
     base = posixpath.dirname(rel)
     replacements = []
-    seen = TAG_LINE_RE.sub(lambda m: " " * len(m.group()), text) if "<" in text else text
-    for link in scan(seen).links:
+    links = scan(text).links
+    if "<" in text:
+        # the Markdown links between tag lines, as MDX reads them; the tags' own links
+        # (``href``, ``src``) from the text as it is
+        seen = TAG_LINE_RE.sub(lambda m: " " * len(m.group()), text)
+        if seen != text:
+            spans = [(link.start, link.end) for link in links]
+            links = sorted([*links, *(link for link in scan(seen).links if not any(
+                link.start < end and start < link.end for start, end in spans))],
+                key=lambda link: link.start)
+    for link in links:
         dest = link.dest
         if not dest or dest.startswith(("/", "#")) or re.match(r"^[A-Za-z][\w+.-]*:", dest):
             continue
@@ -192,10 +201,28 @@ def inline_page_snippets(page: Page, ctx: BuildContext) -> None:
     if "<Snippet" not in body and "import" not in body:
         return
     lines, code, newline = _body_lines(body)
-    imports = take_snippet_imports(lines, code)
+    imports = take_snippet_imports(lines, code, lambda name: _inlined(lines, code, name))
     section = ctx.sections[page.source]
     if inline_snippets(lines, code, imports, page, section, ctx) or imports:
         page.content = page.content[:page.body_start] + newline.join(lines)
+
+
+def _inlined(lines: list[str], code: set[int], name: str) -> bool:
+    """Whether every use of the component ``name`` in ``lines`` is one that :func:`_inline`
+    replaces (a self-closing tag alone on its line): only then may its import go. Otherwise
+    the import stays, for Mintlify to resolve (a trusted source's, see
+    :func:`trusted_imports`) or for the sandbox to remove with the tags it defined."""
+    tag_re = re.compile(rf"<{re.escape(name)}(?![\w.:-])")
+    for i, line in enumerate(lines):
+        if i in code or f"<{name}" not in line:
+            continue
+        s = line.lstrip()
+        if len(tag_re.findall(line)) != 1 or not tag_re.match(s):
+            return False
+        tag = read_tag(line, len(line) - len(s))
+        if tag is None or not tag.self_closing or line[tag.end:].strip():
+            return False
+    return True
 
 
 def _body_lines(body: str) -> tuple[list[str], set[int], str]:
@@ -256,8 +283,7 @@ def _publish(section: Section, written: str, from_path: str, ctx: BuildContext, 
     """Publish the file ``written`` (imported by ``from_path``) and what it imports; its
     docs-relative path, or None (reported) when it is not a file of the pinned docs tree."""
     rel = _locate(section, written, from_path)
-    text = _read(section, rel) if rel is not None else None
-    if rel is None or text is None:
+    if rel is None or section.checkout.tree.kind(section.repo_path(rel)) != "blob":
         ctx.report(section, page.path, page.body_line + line + 1, "snippet",
                    f"{written} (imported by {from_path}) is not a file of the pinned docs "
                    "folder; the import is left as written")
@@ -265,7 +291,11 @@ def _publish(section: Section, written: str, from_path: str, ctx: BuildContext, 
     if rel in section.assets:
         return rel
     section.add_asset(rel)
-    if depth < MAX_NESTING and rel.endswith(MODULE_SUFFIXES):
+    text = _read(section, rel) if rel.endswith(MODULE_SUFFIXES) else None
+    if depth < MAX_NESTING and text is not None:
+        if rel.endswith((".mdx", ".md")):  # an import shown in a code block is code
+            lines, code, newline = _body_lines(text)
+            text = newline.join("" if i in code else x for i, x in enumerate(lines))
         for m in FROM_RE.finditer(text):
             inner = m.group(3)
             if inner.startswith("/"):
