@@ -36,8 +36,10 @@ from ..core.section.sanitize import URL_ATTRS, unsafe_url
 from ..core.transform.blocks import KNOWN
 from ..core.transform.mdx import (
     CODE_SPAN_RE,
+    ESM_START_RE,
     TEXT_STRING_RE,
     blank_comments,
+    esm_blocks,
     skip_braces,
     string_text,
 )
@@ -47,7 +49,6 @@ SAFE_FRONT_MATTER = ("title", "description", "sidebarTitle")
 #: Elements whose tags are written as literal text.
 UNSAFE_TAGS = frozenset({"script", "style", "iframe", "object", "embed", "base", "meta", "link",
                          "frame", "frameset", "applet"})
-ESM_RE = re.compile(r"^(?:import|export)\b")
 #: Names an ``import``/``export`` statement binds: a default import, ``{ a, b as c }``,
 #: ``* as ns``, ``export const|let|var|function|class name``.
 BOUND_RES = (
@@ -236,23 +237,6 @@ def _line(line: str, n: int, found: _Findings, last: bool,
     return _text(line, n, found, {"last": last, "bound": bound})
 
 
-def _esm_blocks(lines: list[str], code: set[int]) -> list[tuple[int, int]]:
-    """The ``import``/``export`` blocks outside code: (first line, end line exclusive); a
-    block runs from a line that starts with ``import``/``export`` to a blank line."""
-    blocks: list[tuple[int, int]] = []
-    n = 0
-    while n < len(lines):
-        if n in code or not ESM_RE.match(lines[n]):
-            n += 1
-            continue
-        end = n + 1
-        while end < len(lines) and end not in code and lines[end].strip():
-            end += 1
-        blocks.append((n, end))
-        n = end
-    return blocks
-
-
 def bound_names(statements: str) -> frozenset[str]:
     """The names ``import``/``export`` statements bind (what a page may then use as a
     component)."""
@@ -275,26 +259,18 @@ def sanitize_body(body: str, code: set[int]) -> tuple[str, list[tuple[int, str]]
     newline = "\r\n" if "\r\n" in body else "\n"
     lines = body.split(newline)
     blank_comments(lines, code)
-    esm = _esm_blocks(lines, code)
+    esm = esm_blocks(lines, code)
     bound = bound_names("\n".join("\n".join(lines[a:b]) for a, b in esm)) if esm else \
         frozenset()
-    in_esm = False
+    in_esm = {n for a, b in esm for n in range(a, b)}
     done_until = 0  #: lines already written as part of a tag that began above
     for n, line in enumerate(lines):
-        if n in code:
-            in_esm = False
+        if n in code or n < done_until:
             continue
-        if n < done_until:
-            continue
-        if in_esm and not ESM_RE.match(line):
-            if line.strip():
-                lines[n] = ""  # the statement goes on (ESM blocks end at a blank line)
-                continue
-            in_esm = False
-        if ESM_RE.match(line):
-            found.add(n, f"MDX {line.split()[0]} statement removed ({line.strip()[:40]!r})")
+        if n in in_esm:  # a statement, or a line it goes on to (to a blank line)
+            if ESM_START_RE.match(line):
+                found.add(n, f"MDX {line.split()[0]} statement removed ({line.strip()[:40]!r})")
             lines[n] = ""
-            in_esm = True
             continue
         if not any(c in line for c in "<{}"):
             continue

@@ -278,6 +278,27 @@ def strip_module_syntax(lines: list[str], code: set[int]) -> dict[str, str]:
     return imports
 
 
+#: A line that starts an ``import``/``export`` block (MDX's ESM).
+ESM_START_RE = lazy_re(r"^(?:import|export)\b")
+
+
+def esm_blocks(lines: list[str], code: set[int]) -> list[tuple[int, int]]:
+    """MDX's ``import``/``export`` blocks outside code: (first line, end line exclusive); a
+    block runs from a line that starts with ``import``/``export`` to a blank line."""
+    blocks: list[tuple[int, int]] = []
+    n = 0
+    while n < len(lines):
+        if n in code or not ESM_START_RE.match(lines[n]):
+            n += 1
+            continue
+        end = n + 1
+        while end < len(lines) and end not in code and lines[end].strip():
+            end += 1
+        blocks.append((n, end))
+        n = end
+    return blocks
+
+
 def _snippet_import(line: str, imports: dict[str, str]) -> bool:
     """Whether ``line`` is a default import of an ``.md``/``.mdx`` file (a snippet), noted in
     ``imports`` (component name -> path as written)."""

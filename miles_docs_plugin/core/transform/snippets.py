@@ -19,6 +19,7 @@ from ..patterns import lazy_re
 from .markdown import rewrite, scan
 from .mdx import (
     code_lines,
+    esm_blocks,
     fences,
     read_tag,
     strip_module_syntax,
@@ -251,15 +252,9 @@ def trusted_imports(page: Page, section: Section, ctx: BuildContext) -> None:
     if "import" not in body and "export" not in body:
         return
     lines, code, newline = _body_lines(body)
-    in_esm = False
     changed = False
-    for i, line in enumerate(lines):
-        if i in code or not line.strip():
-            in_esm = False
-            continue
-        in_esm = in_esm or line.startswith(("import", "export"))
-        if not in_esm or ("from" not in line and not line.startswith("import")):
-            continue
+    for i in (n for a, b in esm_blocks(lines, code) for n in range(a, b)):
+        line = lines[i]
 
         def spec(m: re.Match[str], at: int = i) -> str:
             written = m.group(3)
