@@ -150,3 +150,29 @@ def test_pages_that_prepare_as_before_are_not_prepared_again(
     _equals_fresh(host, tmp_path, "fresh")
     page = (host.out / "diffusion" / "titled.html").read_text("utf-8")
     assert "<h1>Titled page<" in page
+
+
+def test_an_asset_two_pages_link_to_outlives_the_first_one(
+        tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each page's record names every asset it links to, not only the ones it was first to
+    link: when the page that first linked a shared image drops it, the unchanged page that
+    is replayed still publishes it."""
+    monkeypatch.setenv("MILES_DOCS_STATE", str(tmp_path / "state"))
+    upstream = tmp_path / "upstream"
+    files: dict[str, str | bytes] = {
+        "docs/a.md": "# A\n\n![shared](img/shared.png)\n",
+        "docs/b.md": "# B\n\n![shared again](img/shared.png)\n",
+        "docs/index.md": "# Index\n\n[a](a.md) and [b](b.md)\n",
+        "docs/img/shared.png": b"\x89PNG\r\n\x1a\n" + bytes(64),
+    }
+    host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), make_repo(upstream, files))
+    first = host.build(strict=False)
+    assert first.returncode == 0, first.output
+
+    _move(host, upstream, {"docs/a.md": "# A\n\nNo image any more.\n"})
+    run = host.build(strict=False)
+    assert run.returncode == 0, run.output
+    assert _skipped(run.output) == (2, 3), run.output
+    assert (host.docs / "diffusion" / "img" / "shared.png").is_file()
+    assert (host.out / "_images" / "shared.png").is_file()
+    _equals_fresh(host, tmp_path, "fresh")

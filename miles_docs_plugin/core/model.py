@@ -355,8 +355,9 @@ def nav_pages(items: list[NavItem]) -> Iterator[NavPage]:
 class Section(Record):
     """A source's pages as mounted in the host: what an adapter hands to its engine."""
 
-    __slots__ = _fields = ("source", "checkout", "pages", "assets", "nav", "diagnostics",
-                           "aliases", "snippets", "superseded", "upstream", "extensions")
+    _fields = ("source", "checkout", "pages", "assets", "nav", "diagnostics", "aliases",
+               "snippets", "superseded", "upstream", "extensions")
+    __slots__ = (*_fields, "touched")
     source: SourceConfig
     checkout: Checkout
     pages: dict[str, Page]  #: by upstream path (relative to docs_dir)
@@ -374,6 +375,9 @@ class Section(Record):
     #: the host engine's Markdown extensions its pages use (recorded by the adapter, which
     #: turns on exactly these: MkDocs for the pages that use them)
     extensions: set[str]
+    #: while a step runs, the assets it publishes, already published ones too (None: not
+    #: listed); the transform memo records them (``core/transform/memo.py``)
+    touched: list[str] | None
 
     def __init__(self, source: SourceConfig, checkout: Checkout, pages: dict[str, Page],
                  assets: dict[str, Asset], nav: list[NavItem],
@@ -392,6 +396,7 @@ class Section(Record):
         self.superseded = {} if superseded is None else superseded
         self.upstream = upstream
         self.extensions = set() if extensions is None else extensions
+        self.touched = None
 
     @property
     def mount(self) -> str:
@@ -420,5 +425,7 @@ class Section(Record):
     def add_asset(self, rel: str) -> None:
         """Publish the docs file ``rel`` with the section (a link's target, an imported
         module)."""
+        if self.touched is not None:
+            self.touched.append(rel)
         if rel not in self.assets:
             self.assets[rel] = self.asset(rel)

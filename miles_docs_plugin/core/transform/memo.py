@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from ..model import Page, Section
     from .scancache import ScanCache
 
-FORMAT = "3"
+FORMAT = "4"
 #: The one transform that is never skipped (it names the pin: provenance, banner).
 ALWAYS = "miles_docs.provenance"
 #: Hooks a page's transform calls: a plugin other than the built-ins on any of them turns the
@@ -302,7 +302,7 @@ class TransformMemo:
     def _recorded(self, page: Page, call: Callable[[], Any], keyed: bool
                   ) -> tuple[list[Diagnostic], list[tuple[str, str]], dict[str, Any] | None]:
         """Run ``call`` (a hook on ``page``) and say what it did: the diagnostics and the
-        assets it added, and, when ``keyed``, the part of a record every step has (keys of
+        assets it published, and, when ``keyed``, the part of a record every step has (keys of
         ``extra`` removed and changed, diagnostics, assets); None for that part when the
         page's ``extra`` is not JSON data (a tuple, an object: not replayable as is)."""
         ctx = self.ctx
@@ -311,11 +311,18 @@ class TransformMemo:
         except Unkeyable:
             keyed, before = False, {}
         counts = {name: len(s.diagnostics) for name, s in ctx.sections.items()}
-        known = {name: set(s.assets) for name, s in ctx.sections.items()}
-        call()
+        # every asset the step publishes, also one an earlier page published first: when
+        # that page later stops linking it, this page's replay still publishes it
+        for s in ctx.sections.values():
+            s.touched = []
+        try:
+            call()
+        finally:
+            touched = {name: s.touched or [] for name, s in ctx.sections.items()}
+            for s in ctx.sections.values():
+                s.touched = None
         diags = [d for name, s in ctx.sections.items() for d in s.diagnostics[counts[name]:]]
-        added = [(name, rel) for name, s in ctx.sections.items()
-                 for rel in s.assets if rel not in known[name]]
+        added = [(name, rel) for name, rels in touched.items() for rel in dict.fromkeys(rels)]
         if not keyed:
             return diags, added, None
         try:
