@@ -666,3 +666,26 @@ def test_a_tag_written_as_text_leaves_nothing_live(body: str) -> None:
 def test_a_lowercase_element_is_html_whatever_a_page_exports() -> None:
     out, _ = sanitize_body('export const code = "x"\n\nUse <code>x</code>.\n', set())
     assert "Use <code>x</code>." in out, out
+
+
+@pytest.mark.parametrize(("tag", "kept"), [
+    ('<Prompt actions={["copy", "cursor"]} description="d">', True),
+    ('<Color.Item name="Surface" value={{ light: "#FFFFFF", dark: "#18181B" }} />', True),
+    ('<Tabs sizes={[1, 2.5, {auto: true}]}>', True),
+    ('<Card data={[name]}>', False),  # a name: whatever the page's scope holds
+    ('<Card data={{ [key]: 1 }}>', False),  # a computed key
+    ('<Card data={{ ...props }}>', False),
+    ('<Card data={["a" + fetch("x")]}>', False),
+    ('<Card data={[`x${y}`]}>', False),
+    ('<Card data={{ a: "javascript:alert(1)" }}>', False),
+    ('<Card href={["/ok"]}>', False),  # a URL attribute takes no array (React joins it)
+    ('<Card style={{ position: "fixed" }}>', False),  # over the host's chrome
+    ('<Card onClick={[1]}>', False),
+])
+def test_data_literals_stay_and_anything_else_goes(tag: str, kept: bool) -> None:
+    """Arrays and objects of plain literals are data Mintlify's components read (a colour
+    per theme, a prompt's actions); a name, a call, a spread, a template or an unsafe URL in
+    them is code or a risk, and the attribute goes."""
+    out, found = sanitize_body(tag + "\n", set())
+    assert (out == tag + "\n") is kept, out
+    assert bool(found) is not kept, found

@@ -595,6 +595,9 @@ def _canonical(name: str, attrs: dict[str, str]) -> str:
         return CALLOUT_TYPES.get(attrs.get("type", "").lower(), "Note")
     if name in ("RequestExample", "ResponseExample"):
         return "CodeGroup"
+    if name == "Prompt":  # a prompt to copy, under its description
+        attrs["title"] = " ".join(attrs.get("description", "").split()) or "Prompt"
+        return "Note"
     return name
 
 

@@ -13,7 +13,9 @@ at the upstream ``path:line``:
   keeping a space) becomes its text;
 - other ``{`` and ``}`` in text become ``\\{`` and ``\\}`` (literal braces in MDX);
 - in tags: ``on*`` attributes are removed, expression attributes other than plain literals
-  (``cols={2}``, ``expanded={true}``, ``title={"x"}``) are removed, and unsafe URLs
+  (``cols={2}``, ``expanded={true}``, ``title={"x"}``) and arrays and objects of them
+  (``actions={["copy"]}``, ``value={{ light: "#fff", dark: "#000" }}``, not in URL, event or
+  ``style`` attributes) are removed, and unsafe URLs
   (``javascript:``, ``vbscript:``, ``file:``, non-image ``data:``) become ``#``;
 - ``<script>``, ``<style>``, ``<iframe>``, ``<object>``, ``<embed>``, ``<base>``, ``<meta>`` and
   ``<link>`` tags become literal text;
@@ -61,6 +63,76 @@ BRACED_NAMES_RE = re.compile(r"\b(?:import|export)\s*(?:[A-Za-z_$][\w$]*\s*,\s*)
 TAG_START_RE = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
 ATTR_NAME_RE = re.compile(r"\s*([^\s=/>{}\"']+)")
 LITERAL_RE = re.compile(r"""^\s*(?:-?\d+(?:\.\d+)?|true|false|null|"[^"\\{}]*"|'[^'\\{}]*')\s*$""")
+
+
+#: The tokens of a data literal (``["copy", "cursor"]``, ``{ light: "#fff", dark: "#000" }``):
+#: punctuation, a scalar literal, a key (a name before ``:``), else anything (refused).
+DATA_TOKEN_RE = re.compile(r"""\s*(?:(?P<punct>[\[\]{},:])|(?P<scalar>-?\d+(?:\.\d+)?|true|"""
+                           r"""false|null|"[^"\\{}]*"|'[^'\\{}]*')|(?P<key>[A-Za-z_$][\w$]*)|"""
+                           r"""(?P<other>\S))""")
+
+
+def data_literal(expr: str) -> list[str] | None:
+    """The strings of ``expr`` when it is an array or object literal of plain literals (nested
+    ones too), which only describes data, as Mintlify's ``Color.Item value={{ light, dark }}``
+    or ``<Prompt actions={["copy"]}>`` have it; None for anything else (a name, a call, a
+    spread, a computed key, a template)."""
+    tokens = [(m.lastgroup, m.group(m.lastgroup or "other"))
+              for m in DATA_TOKEN_RE.finditer(expr) if m.lastgroup]
+    strings: list[str] = []
+    at = 0
+
+    def value() -> bool:
+        nonlocal at
+        if at >= len(tokens):
+            return False
+        kind, text = tokens[at]
+        at += 1
+        if kind == "scalar":
+            if text[:1] in "\"'":
+                strings.append(text[1:-1])
+            return True
+        if text == "[":
+            return items("]", entry=value)
+        if text == "{":
+            return items("}", entry=pair)
+        return False
+
+    def pair() -> bool:
+        nonlocal at
+        if at + 1 >= len(tokens) or tokens[at][0] not in ("key", "scalar") or \
+                tokens[at][1][:1].isdigit() or tokens[at + 1][1] != ":":
+            return False
+        at += 2
+        return value()
+
+    def items(close: str, entry: Any) -> bool:
+        nonlocal at
+        while at < len(tokens) and tokens[at][1] != close:
+            if not entry():
+                return False
+            if at < len(tokens) and tokens[at][1] == ",":
+                at += 1
+            elif at < len(tokens) and tokens[at][1] != close:
+                return False
+        if at >= len(tokens):
+            return False
+        at += 1
+        return True
+
+    if not tokens or tokens[0][1] not in "[{" or not value() or at != len(tokens):
+        return None
+    return strings
+
+
+def _data_attribute(attr: str, expr: str) -> bool:
+    """May the attribute ``attr={expr}`` stay? Only a data literal (:func:`data_literal`), in
+    neither an event, URL nor style attribute, none of whose strings is an unsafe URL."""
+    low = attr.lower()
+    if low.startswith("on") or low in URL_ATTRS or low == "style":
+        return False
+    strings = data_literal(expr)
+    return strings is not None and not any(":" in x and unsafe_url(x, "href") for x in strings)
 
 
 class _Unclosed(Exception):
@@ -129,11 +201,12 @@ def _tag(text: str, at: int, line: int, found: _Findings,
             elif k < len(text) and text[k] == "{":
                 raw_end = _braced(text, k)
                 expr = text[k + 1:raw_end - 1]
-                if not LITERAL_RE.match(expr):
+                if LITERAL_RE.match(expr):
+                    value = expr.strip().strip("\"'")
+                elif not _data_attribute(attr, expr):
                     found.add(line, f"JSX expression in the {attr} attribute of <{name}> removed")
                     i, changed = raw_end, True
                     continue
-                value = expr.strip().strip("\"'")
             else:
                 end = k
                 while end < len(text) and not text[end].isspace() and text[end] not in ">":

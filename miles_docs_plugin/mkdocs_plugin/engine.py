@@ -153,7 +153,8 @@ class MkDocsEngine(Engine):
         if c.name in ("Accordion", "Expandable") and self.features & {"details", "admonition"}:
             marker = "???" if "details" in self.features else "!!!"
             return c.wrap([f'{ind}{marker} note "{title or c.name}"'], c.indented("    "), [""])
-        if c.name == "Tab" and "tabbed" in self.features:
+        # a <View> is one of the page's versions (a language, a framework): one tab of them
+        if c.name in ("Tab", "View") and "tabbed" in self.features:
             return c.wrap([f'{ind}=== "{title or "Tab"}"'], c.indented("    "), [""])
         if c.name == "CodeGroup" and "tabbed" in self.features:
             lines: list[str] = []

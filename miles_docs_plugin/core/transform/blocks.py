@@ -19,15 +19,19 @@ CALLOUTS = {"Note": "note", "Warning": "warning", "Tip": "tip", "Info": "info",
             "Check": "success", "Danger": "danger", "Caution": "caution"}
 #: Components that only group others (their tags disappear, their content stays).
 WRAPPERS = {"AccordionGroup", "CardGroup", "Columns", "Steps", "Tabs", "Frame", "Column",
-            "TileGroup", "Visibility", "Panel"}
+            "TileGroup", "Visibility", "Panel", "Tree", "Color", "Popup", "PopupTrigger",
+            "PopupContent"}
 CONTAINERS = {"Step", "Tab", "CodeGroup", "Accordion", "Expandable", "Card", "Update",
               "Callout", "ParamField", "ResponseField", "Tile", "RequestExample",
-              "ResponseExample", "Snippet"}
+              "ResponseExample", "Snippet", "View", "Prompt"}
+#: The entries of a ``<Tree>`` and of a ``<Color>`` palette: what they show is in their
+#: attributes (a name, a colour), written as the items of a nested list.
+ENTRIES = {"Tree.Folder", "Tree.File", "Color.Row", "Color.Item"}
 #: Components that lay out cards in a grid.
 GROUPS = {"CardGroup", "Columns", "TileGroup"}
 #: Components that stand inside a line of text (written by the components plugin directly).
 INLINE = {"Badge", "Tooltip", "Icon", "Link", "Kbd"}
-KNOWN = set(CALLOUTS) | WRAPPERS | CONTAINERS | INLINE
+KNOWN = set(CALLOUTS) | WRAPPERS | CONTAINERS | INLINE | ENTRIES
 
 FENCE_RE = lazy_re(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 
@@ -176,6 +180,10 @@ def fallback(c: Component) -> list[str]:
         quoted = [f"{ind}> {line[len(ind):] if line.startswith(ind) else line.lstrip()}".rstrip()
                   if line.strip() else f"{ind}>" for line in c.inner()]
         return c.wrap([head], quoted, [""])
+    if c.name in ("Tree", "Color"):
+        # a list of its own: an empty comment on each side ends any list next to it, which
+        # would otherwise take these items in (Markdown joins lists a blank line apart)
+        return c.wrap(["", f"{ind}<!-- -->", ""], c.inner(), ["", f"{ind}<!-- -->", ""])
     if c.name in WRAPPERS:
         caption = c.attrs.get("caption")
         tail = [f"{ind}*{escape_inline(caption)}*"] if caption else [""]
@@ -183,6 +191,11 @@ def fallback(c: Component) -> list[str]:
     if c.name == "Step":
         title = f"{c.index}. {c.title}" if c.title else f"Step {c.index}"
         return c.wrap([f"{ind}**{escape_inline(title)}**"], c.inner(), [""])
+    if c.name in ENTRIES:
+        return entry(c)
+    if c.name == "View":  # one version of the page (a language…), under its title
+        head = f"**{escape_inline(c.title)}**" if c.title else ""
+        return c.wrap([f"{ind}{head}", ""] if head else [""], c.inner(), [""])
     if c.name == "CodeGroup":
         return c.wrap([""], c.inner(), [""])
     if c.name in ("ParamField", "ResponseField"):
@@ -215,6 +228,50 @@ def step(c: Component, indent: str) -> list[str]:
     head = f"{c.indent}{c.index}. **{escape_inline(title)}**"
     body = c.indented(indent)
     return c.wrap([head, ""] if any(line.strip() for line in body) else [head], body, [""])
+
+
+def entry(c: Component) -> list[str]:
+    """A ``<Tree.Folder>``/``<Tree.File>`` or ``<Color.Row>``/``<Color.Item>`` as a list item:
+    a file's or folder's name (``app/``), a swatch's name and value, a row's title; the
+    entries inside it become a nested list (indented by four spaces, which every engine reads
+    as a list inside the item)."""
+    a = c.attrs
+    if c.name in ("Tree.Folder", "Tree.File"):
+        name = a.get("name", "").strip() + ("/" if c.name == "Tree.Folder" else "")
+        head = _code(name) if name != "/" else ""
+    elif c.name == "Color.Item":
+        head = " ".join(x for x in (_code(a.get("name", "").strip()),
+                                    _color_value(a.get("value", ""))) if x)
+    else:  # Color.Row
+        head = f"**{escape_inline(c.title)}**" if c.title else ""
+    item = f"{c.indent}- {head or '&nbsp;'}"
+    inner = [line for line in c.indented("    ") if line.strip()]
+    if not inner and not c.body:
+        return [item]  # self-closing: one line, so that the list stays tight
+    return c.wrap([item], inner, [])
+
+
+#: ``key: "value"`` in a JSX object (``value={{ light: "#fff", dark: "#000" }}``).
+OBJECT_ENTRY_RE = lazy_re(r"""([A-Za-z_$][\w$]*)\s*:\s*(?:"([^"]*)"|'([^']*)')""")
+
+
+def _color_value(raw: str) -> str:
+    """A colour as the page shows it: ``#3B82F6``; ``light #fff, dark #000`` for a colour
+    per theme."""
+    raw = raw.strip()
+    if raw.startswith("{"):
+        pairs = [(m.group(1), m.group(2) if m.group(2) is not None else m.group(3))
+                 for m in OBJECT_ENTRY_RE.finditer(raw)]
+        return ", ".join(f"{escape_inline(k)} {_code(v)}" for k, v in pairs)
+    return _code(raw)
+
+
+def _code(text: str) -> str:
+    """``text`` as a code span (literal text where it holds a backtick)."""
+    text = " ".join(text.split())
+    if not text:
+        return ""
+    return f"`{text}`" if "`" not in text else escape_inline(text)
 
 
 def card_head(c: Component) -> str:
