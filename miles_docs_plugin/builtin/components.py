@@ -851,15 +851,17 @@ def write_fences(lines: list[str], ctx: BuildContext) -> None:
 
 
 def _upstream_lines(section: Section) -> None:
-    from ..core.transform.snippets import upstream_line
+    from ..core.collect.includes import upstream_line
 
     spans = {section.repo_path(path): page.extra["snippet_lines"]
              for path, page in section.pages.items() if page.extra.get("snippet_lines")}
     if not spans:
         return
+    # an include's own problems are reported at the include's upstream line already
     section.diagnostics[:] = [
         replace(d, line=upstream_line(spans[d.path], d.line))
-        if d.line is not None and d.path in spans else d for d in section.diagnostics]
+        if d.line is not None and d.path in spans and d.code != "snippet" else d
+        for d in section.diagnostics]
 
 
 @hookimpl
@@ -869,7 +871,7 @@ def mdp_collect_diagnostics(section: Section, ctx: BuildContext) -> list[Diagnos
     Diagnostics of pages with inlined snippets are moved back to upstream lines first."""
     _upstream_lines(section)
     totals: dict[str, tuple[str, int, int]] = {}
-    from ..core.transform.snippets import upstream_line
+    from ..core.collect.includes import upstream_line
 
     for path in sorted(section.pages):
         spans = section.pages[path].extra.get("snippet_lines") or []

@@ -297,7 +297,7 @@ def collect(checkout: Checkout, ctx_report: Any, *, max_page_bytes: int) -> Sect
             page.title = str(title).strip()
         section.pages[rel] = page
     section.upstream = _upstream(checkout)
-    apply_conventions(section, others, ctx_report)
+    apply_conventions(section, others, ctx_report, max_page_bytes)
     return section
 
 
@@ -315,6 +315,37 @@ def _upstream(checkout: Checkout) -> UpstreamSite | None:
     return read_upstream(lambda rel: read_repo(docs_prefix(docs) + rel), read_repo, docs)
 
 
+def _include_snippets(section: Section, options: dict[str, Any], report: Any,
+                      max_page_bytes: int) -> None:
+    """Put the text of the MkDocs upstream's ``--8<--`` includes in its pages, read from the
+    docs folder of the pinned tree (see ``core/collect/includes.py``); a page takes in no
+    more than ``max_page_bytes`` of included text."""
+    from .includes import include_snippets
+
+    checkout = section.checkout
+    prefix = docs_prefix(section.source.docs_dir)
+    config_dir = posixpath.dirname(section.source.docs_dir.rstrip("/"))
+
+    def read(repo_path: str) -> tuple[str | None, str]:
+        kind = checkout.tree.kind(repo_path)
+        if kind is None:
+            return None, ""
+        if kind != "blob":
+            return None, "a folder or a symlink, which an include does not follow"
+        if not repo_path.startswith(prefix):
+            return None, (f"outside the docs folder ({repo_path}); only the docs folder is "
+                          "fetched")
+        data = read_verified(checkout, repo_path)
+        text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+        return text.replace("\r\n", "\n").replace("\r", "\n"), ""
+
+    for path, page in section.pages.items():
+        if "8<" in page.content:
+            for line, message in include_snippets(page, options, config_dir, read,
+                                                  max_page_bytes):
+                report(section, path, line, "snippet", message)
+
+
 def _upstream_listed(section: Section) -> set[str] | None:
     """The pages the upstream's navigation names (None when it has none)."""
     site = section.upstream
@@ -328,7 +359,8 @@ def _upstream_listed(section: Section) -> set[str] | None:
     return out
 
 
-def apply_conventions(section: Section, others: list[str], report: Any) -> None:
+def apply_conventions(section: Section, others: list[str], report: Any,
+                      max_page_bytes: int = 1 << 62) -> None:
     """Take snippets out of the pages, and give every URL exactly one page (the index rule);
     pages that lose their URL are reported by name, and links to them go to the winner."""
     site = section.upstream
@@ -341,6 +373,8 @@ def apply_conventions(section: Section, others: list[str], report: Any) -> None:
             report(section, path, None, "excluded",
                    f"{path} is not built: the upstream's {site.kind} excludes it "
                    "(exclude_docs, draft_docs or MkDocs' defaults)", Severity.INFO)
+    if site is not None and site.snippets is not None:
+        _include_snippets(section, site.snippets, report, max_page_bytes)
     listed = _upstream_listed(section)
     snippets = snippet_paths({p: page.text for p, page in section.pages.items()}, others,
                              listed.__contains__ if listed is not None else None)

@@ -52,7 +52,8 @@ class Redirect(FrozenRecord):
 class UpstreamSite(Record):
     """What the upstream's own site config says: its nav, redirects and excludes."""
 
-    __slots__ = _fields = ("kind", "file", "nav", "redirects", "notes", "exclude")
+    __slots__ = _fields = ("kind", "file", "nav", "redirects", "notes", "exclude", "snippets",
+                           "extensions")
     kind: str  #: ``docs.json``, ``mint.json`` or ``mkdocs.yml``
     file: str  #: path of the config file, relative to docs_dir (``../mkdocs.yml`` for MkDocs)
     nav: list[NavItem] | None  #: None when the file has no navigation
@@ -62,17 +63,26 @@ class UpstreamSite(Record):
     #: gitignore-style patterns of files the upstream does not build (MkDocs ``exclude_docs``,
     #: ``draft_docs`` and its defaults)
     exclude: list[str]
+    #: the options of MkDocs' ``pymdownx.snippets``, when the upstream turns it on (its
+    #: ``--8<--`` includes are read from the pinned tree: ``core/collect/includes.py``)
+    snippets: dict[str, Any] | None
+    #: the Markdown extensions the upstream's own site turns on (MkDocs ``markdown_extensions``)
+    extensions: list[str]
 
     def __init__(self, kind: str, file: str, nav: list[NavItem] | None,
                  redirects: list[Redirect] | None = None,
                  notes: list[tuple[str, bool]] | None = None,
-                 exclude: list[str] | None = None) -> None:
+                 exclude: list[str] | None = None,
+                 snippets: dict[str, Any] | None = None,
+                 extensions: list[str] | None = None) -> None:
         self.kind = kind
         self.file = file
         self.nav = nav
         self.redirects = [] if redirects is None else redirects
         self.notes = [] if notes is None else notes
         self.exclude = [] if exclude is None else exclude
+        self.snippets = snippets
+        self.extensions = [] if extensions is None else extensions
 
 
 class _Invalid(Exception):
@@ -305,6 +315,35 @@ def _mkdocs_nav(items: Any, file: str) -> list[NavItem]:
     return out
 
 
+def extension_names(extensions: Any) -> list[str]:
+    """The extension names of an ``mkdocs.yml`` ``markdown_extensions`` value (a list of
+    names and one-key mappings of a name to its options, or a mapping)."""
+    if isinstance(extensions, dict):
+        return [str(name) for name in extensions]
+    names: list[str] = []
+    for entry in extensions if isinstance(extensions, list) else []:
+        if isinstance(entry, str):
+            names.append(entry)
+        elif isinstance(entry, dict) and len(entry) == 1:
+            names.append(str(next(iter(entry))))
+    return names
+
+
+def snippets_options(extensions: Any) -> dict[str, Any] | None:
+    """The ``pymdownx.snippets`` options of an ``mkdocs.yml`` ``markdown_extensions`` value,
+    or None when it does not turn the extension on."""
+    for entry in extensions if isinstance(extensions, list) else [extensions]:
+        if entry == "pymdownx.snippets":
+            return {}
+        if isinstance(entry, dict) and "pymdownx.snippets" in entry:
+            options = entry["pymdownx.snippets"]
+            return dict(options) if isinstance(options, dict) else {}
+    if isinstance(extensions, dict) and "pymdownx.snippets" in extensions:
+        options = extensions["pymdownx.snippets"]
+        return dict(options) if isinstance(options, dict) else {}
+    return None
+
+
 def _read_mkdocs_yml(read_repo: Reader, docs_dir: str) -> UpstreamSite | None:
     parent = posixpath.dirname(docs_dir) if docs_dir not in ("", ".") else None
     if parent is None:
@@ -331,13 +370,16 @@ def _read_mkdocs_yml(read_repo: Reader, docs_dir: str) -> UpstreamSite | None:
         exclude = [".*", "/templates/"] + [
             line for key in ("exclude_docs", "draft_docs")
             if isinstance(data.get(key), str) for line in data[key].splitlines()]
+        markdown = data.get("markdown_extensions")
+        site: dict[str, Any] = {"exclude": exclude, "snippets": snippets_options(markdown),
+                                "extensions": extension_names(markdown)}
         if "nav" not in data or data["nav"] is None:
-            return UpstreamSite(name, file, None, exclude=exclude)
+            return UpstreamSite(name, file, None, **site)
         try:
-            return UpstreamSite(name, file, _mkdocs_nav(data["nav"], repo_path), exclude=exclude)
+            return UpstreamSite(name, file, _mkdocs_nav(data["nav"], repo_path), **site)
         except _Invalid as exc:
             return UpstreamSite(name, file, None, notes=[(f"{repo_path}: {exc}; the folder tree "
-                                                          "is used", True)])
+                                                          "is used", True)], **site)
     return None
 
 

@@ -15,6 +15,7 @@ import posixpath
 import re
 from typing import TYPE_CHECKING
 
+from ..collect.includes import record_spans
 from ..patterns import lazy_re
 from .markdown import rewrite, scan
 from .mdx import (
@@ -167,31 +168,10 @@ def inline_snippets(lines: list[str], code: set[int], imports: dict[str, str], p
     problems: list[str] = []
     inserted: list[tuple[int, int]] = []
     changed = _inline(lines, code, imports, section, page.path, 0, problems, inserted)
-    if any(n != 1 for _, n in inserted):
-        # where the snippets' lines are, in the lines diagnostics report (see upstream_line)
-        base = page.body_line - page.line_delta + 1
-        spans = []
-        shift = 0
-        for i, n in sorted(inserted):
-            spans.append((base + i + shift, n))
-            shift += n - 1
-        page.extra["snippet_lines"] = spans
+    record_spans(page, inserted)  # where the snippets' lines are (see upstream_line)
     for message in problems:
         ctx.report(section, page.path, None, "snippet", message)
     return changed
-
-
-def upstream_line(spans: list[tuple[int, int]], line: int) -> int:
-    """The upstream line of a line of the prepared page, given where snippets were inlined
-    (``(first line, number of lines)`` each): inside a snippet, the line of its tag."""
-    shift = 0
-    for start, count in spans:
-        if line < start:
-            break
-        if line < start + count:
-            return start - shift
-        shift += count - 1
-    return line - shift
 
 
 def inline_page_snippets(page: Page, ctx: BuildContext) -> None:

@@ -1,0 +1,160 @@
+"""``pymdownx.snippets`` includes of an MkDocs upstream (``--8<--``), read from the pinned tree:
+real MkDocs and Sphinx builds, and the include rules against the extension itself."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import markdown
+import pytest
+from hosts import make_host
+from support import lock_text, make_repo, write
+
+from miles_docs_plugin.core.collect.includes import Includes
+
+MKDOCS_YML = """\
+site_name: Upstream
+markdown_extensions:
+  - admonition
+  - pymdownx.snippets:
+      base_path: [docs, .]
+exclude_docs: |
+  includes/
+"""
+
+PAGE = """\
+# Home
+
+--8<-- "includes/note.md"
+
+!!! note
+    --8<-- "includes/parts.md:usage"
+
+;--8<-- "written-as-is.md"
+
+--8<--
+includes/a.md
+; includes/left-out.md
+includes/lines.md:2:3
+--8<--
+
+--8<-- "README.md"
+
+--8<-- "includes/missing.md"
+
+--8<-- "https://example.invalid/x.md"
+
+--8<-- "includes/loop.md"
+
+End.
+"""
+
+FILES: dict[str, str | bytes] = {
+    "mkdocs.yml": MKDOCS_YML,
+    "docs/index.md": PAGE,
+    "docs/other.md": "# Other\n",
+    "docs/includes/note.md": "A *shared* note, see [the other page](other.md).\n",
+    "docs/includes/parts.md": "before\n--8<-- [start:usage]\nRun **it**.\n--8<-- [end:usage]\n"
+                              "after\n",
+    "docs/includes/a.md": "Text of a.\n",
+    "docs/includes/lines.md": "one\ntwo\nthree\nfour\n",
+    "docs/includes/loop.md": "Loop text.\n--8<-- \"includes/loop.md\"\n",
+    "README.md": "The readme.\n",
+}
+
+
+def _warnings(output: str) -> list[str]:
+    return [line for line in output.splitlines() if "pymdownx.snippets include" in line]
+
+
+@pytest.mark.parametrize("engine", ["mkdocs", "sphinx"])
+def test_includes_are_read_from_the_pinned_tree(engine: str, tmp_path: Path,
+                                                cache_dir: Path) -> None:
+    upstream = tmp_path / "up"
+    host = make_host(engine, tmp_path / "host", upstream.as_uri(), make_repo(upstream, FILES))
+    run = host.build(strict=False)
+    assert run.returncode == 0, run.output
+    page = host.site().page(host.page_file("index.md")).text
+    text = re.sub(r"<[^>]+>", "", page)
+    assert "A shared note" in text and "<em>shared</em>" in page
+    # the included link is the page's own, rewritten like any other
+    other = "other/" if engine == "mkdocs" else "other.html"
+    assert f'href="{other}"' in page, page
+    # a section, inside the admonition the include is indented in
+    note = page.split('class="admonition-title"', 1)[1].split("</div>", 1)[0]
+    assert "Run <strong>it</strong>." in note and "before" not in text
+    assert "Text of a." in text and re.search(r"two\s+three", text) and "four" not in text
+    assert "left-out" not in text and "Loop text." in text and "End." in text
+    assert re.search(r'8&lt;\S* \S*written-as-is\.md', page), page  # `;` writes it literally
+    # what an include cannot read is left out and reported at its line
+    warned = _warnings(run.output)
+    lines = PAGE.splitlines()
+    for needle, why in (("README.md", "outside the docs folder"),
+                        ("missing.md", "not in the upstream"),
+                        ("example.invalid", "not downloaded")):
+        line = next(i for i, text in enumerate(lines, 1) if needle in text)
+        assert any(f"index.md:{line}" in w and why in w for w in warned), (needle, warned)
+    assert len(warned) == 3, warned
+    assert "The readme." not in text and "8&lt;" not in text.replace(
+        'written-as-is', '').split("8&lt;")[0]
+
+
+def test_a_pin_move_of_an_included_file_changes_the_page(tmp_path: Path, cache_dir: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The included text is part of the page as collected: a change to the included file
+    alone is a change of the page (the transform memo and Sphinx see it)."""
+    monkeypatch.setenv("MILES_DOCS_STATE", str(tmp_path / "state"))
+    upstream = tmp_path / "up"
+    host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), make_repo(upstream, FILES))
+    assert host.build(strict=False).returncode == 0
+    commit = make_repo(upstream, {"docs/includes/a.md": "Changed text of a.\n"})
+    write(host.config / "miles-docs.lock", lock_text({"diffusion": (upstream.as_uri(), commit)}))
+    run = host.build(strict=False)
+    assert run.returncode == 0, run.output
+    assert "Changed text of a." in host.site().page(host.page_file("index.md")).text
+
+
+@pytest.mark.parametrize("text", [
+    "--8<-- \"f.md\"\n",
+    "  --8<-- \"f.md:2\"\n",
+    "--8<-- \"f.md:2:3\"\n",
+    "--8<-- \"f.md:-2\"\n",
+    "--8<-- \"f.md::2,4:\"\n",
+    "--8<-- \"f.md:part\"\n",
+    "x\n\n-8<-\nf.md\n\ng.md:1:1\n-8<-\ny\n",
+    ";--8<-- \"f.md\"\n",
+    "--8<-- \"g.md\"\n",  # g includes f, indented, and itself
+    "--8<-- 'f.md'\nz --8<-- [start:x] z\n",
+])
+def test_the_include_rules_are_the_extensions(text: str, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Line ranges, sections, blocks, escapes and nesting give what pymdownx.snippets gives."""
+    files = {"f.md": "one\n  two\n--8<-- [start:part]\nthree\n--8<-- [end:part]\nfour\n",
+             "g.md": "g1\n    --8<-- \"f.md:1:2\"\n--8<-- \"g.md\"\n"}
+    for name, body in files.items():
+        write(tmp_path / name, body)
+    monkeypatch.chdir(tmp_path)
+    expected = markdown.Markdown(extensions=["pymdownx.snippets"]).preprocessors[
+        "snippet"].run(text.split("\n"))
+
+    def read(path: str) -> tuple[str | None, str]:
+        return files.get(path), ""
+
+    assert Includes({}, "", read).expand(text.split("\n")) == expected
+
+
+def test_includes_that_multiply_stop_at_the_page_size_limit() -> None:
+    """Each file including the next ten times is ten to the power of the depth: an upstream
+    cannot make a page of gigabytes; what would pass the limit is left out and reported."""
+    files = {f"f{i}.md": "".join(f'--8<-- "f{i + 1}.md"\n' for _ in range(10)) for i in range(8)}
+    files["f8.md"] = "x" * 100 + "\n"
+
+    def read(path: str) -> tuple[str | None, str]:
+        return files.get(path), ""
+
+    includes = Includes({}, "", read, max_bytes=100_000)
+    out = includes.expand(['--8<-- "f0.md"'])
+    assert sum(len(line) + 1 for line in out) <= 100_000
+    assert includes.problems and includes.problems[0][0] == 0
+    assert "page size limit" in includes.problems[0][1]
