@@ -267,3 +267,59 @@ def test_nothing_is_held_twice_while_mkdocs_renders(tmp_path: Path, cache_dir: P
             # MkDocs has the content (a sandboxed page's: its own copy)
             assert (page.content == "") is section.source.sandboxed, page.path
     assert "tabbed-set" in (site / "site" / "other" / "install" / "index.html").read_text()
+
+
+#: Syntax of extensions an author turns on in an MkDocs site, on one page.
+WRITTEN_FOR_EXTENSIONS = """\
+# Syntax
+
+Press ++ctrl+alt+del++ to ==mark== text and ~~strike~~ it.
+
+- [x] done
+- [ ] open
+
+A claim[^1].
+
+[^1]: The footnote.
+
+Term
+:   Its definition.
+
+The HTML spec.
+
+*[HTML]: Hyper Text Markup Language
+"""
+
+
+@pytest.mark.parametrize("upstream", ["mkdocs", "mkdocs-without", "mintlify"])
+def test_pages_get_the_syntax_their_upstream_site_turns_on(upstream: str, tmp_path: Path,
+                                                           cache_dir: Path) -> None:
+    """An MkDocs upstream's pages are written for its ``markdown_extensions``: the ones that
+    only read their own marks are turned on for the pages that use them, and only those the
+    upstream turned on (``==x==`` means itself to a site without pymdownx.mark). Mintlify's
+    pages are GitHub-flavoured: footnotes, task lists and strikethrough."""
+    files = {"docs/index.md": WRITTEN_FOR_EXTENSIONS}
+    if upstream == "mkdocs":
+        files["mkdocs.yml"] = (
+            "site_name: Up\nmarkdown_extensions:\n  - footnotes\n  - def_list\n  - abbr\n"
+            "  - pymdownx.keys\n  - pymdownx.mark\n  - pymdownx.tilde\n"
+            "  - pymdownx.tasklist:\n      custom_checkbox: true\n")
+    elif upstream == "mkdocs-without":
+        files["mkdocs.yml"] = "site_name: Up\nmarkdown_extensions:\n  - footnotes\n"
+    else:
+        files["docs/docs.json"] = '{"name": "Up", "navigation": {"pages": ["index"]}}'
+    site = _site(tmp_path, files)
+    run = mkdocs_build(site)
+    assert run.returncode == 0, run.output
+    page = (site / "site" / "diffusion" / "index.html").read_text("utf-8")
+    host = (site / "site" / "index.html").read_text("utf-8")
+    assert "footnote" not in host  # the host's pages keep the host's extensions
+    assert 'class="footnote-ref"' in page, page  # every upstream here has footnotes
+    every = upstream == "mkdocs"
+    gfm = upstream != "mkdocs-without"
+    assert ("<del>strike</del>" in page) is gfm, page
+    assert ('class="task-list' in page) is gfm, page
+    assert ("<mark>mark</mark>" in page) is every, page
+    assert ('<span class="keys">' in page) is every, page
+    assert ("<dt>Term</dt>" in page) is every, page
+    assert ('<abbr title="Hyper Text Markup Language">' in page) is every, page

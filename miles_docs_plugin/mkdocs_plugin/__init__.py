@@ -53,6 +53,7 @@ from .engine import (
     margin_fences,
     mintlify_meta,
     page_extensions,
+    upstream_syntax,
 )
 from .nav import extend_nav
 
@@ -176,7 +177,8 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
                          installable: list[str], config: MkDocsConfig) -> None:
         """Record the extensions ``page`` needs (on the section too); the ones the host has
         not turned on are turned on for that page only, while MkDocs renders it."""
-        needs = page_extensions(content).intersection(installable)
+        needs = page_extensions(content, upstream_syntax(section.upstream)).intersection(
+            installable)
         section.extensions.update(needs)
         extra = sorted(needs.difference(config.markdown_extensions))
         if "pymdownx.highlight" in extra and ("pymdownx.superfences" not in extra or any(

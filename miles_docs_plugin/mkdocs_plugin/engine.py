@@ -31,6 +31,7 @@ from ..core.transform.blocks import (
 from ..core.transform.mdx import FenceMeta, code_group_parts
 
 if TYPE_CHECKING:
+    from ..core.collect.upstream import UpstreamSite
     from ..core.context import BuildContext
     from ..core.model import Page, Section
 
@@ -249,6 +250,33 @@ EXTENSION_SYNTAX = (  # (extension, a string the syntax always holds, the syntax
     ("md_in_html", "markdown", lazy_re(r"<[A-Za-z][\w-]*\s[^>]{0,2000}?\bmarkdown\b")),
     ("attr_list", "{", lazy_re(r"\{:?[ \t]*(?:[#.][A-Za-z_][\w-]*|[A-Za-z_][\w-]*=)[^}\n]*\}")),
 )
+#: Inline and block syntax of extensions an upstream's pages are written for, as it appears
+#: in a page (outside fenced code): turned on for the pages that use it when the upstream's
+#: site turns the extension on (its ``mkdocs.yml``; :data:`GFM` for other upstreams). Each
+#: one only reads its own marks; none reads a file or runs anything.
+UPSTREAM_SYNTAX = (
+    ("footnotes", "[^", lazy_re(r"^[ \t]{0,3}\[\^[^\]\n]+\]:", re.M)),
+    ("def_list", ":", lazy_re(r"^\S[^\n]*\n(?:[ \t]*\n)?:[ \t]+\S", re.M)),
+    ("abbr", "*[", lazy_re(r"^\*\[[^\]\n]+\]:", re.M)),
+    ("pymdownx.tasklist", "[", lazy_re(r"^[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX]\][ \t]",
+                                         re.M)),
+    ("pymdownx.tilde", "~~", lazy_re(r"~~[^~\s]")),
+    ("pymdownx.mark", "==", lazy_re(r"==[^=\s](?:[^\n]*?[^=\s])?==")),
+    ("pymdownx.caret", "^^", lazy_re(r"\^\^[^^\s]")),
+    ("pymdownx.keys", "++", lazy_re(r"\+\+[\w-]+(?:\+[\w-]+)*\+\+")),
+)
+#: What GitHub-flavoured Markdown reads (Mintlify's pages, a plain folder of Markdown files):
+#: footnotes, task lists, ``~~strikethrough~~``.
+GFM = frozenset({"footnotes", "pymdownx.tasklist", "pymdownx.tilde"})
+
+
+def upstream_syntax(site: UpstreamSite | None) -> frozenset[str]:
+    """The extensions of :data:`UPSTREAM_SYNTAX` the upstream's pages are written for."""
+    if site is None or site.kind != "mkdocs.yml":
+        return GFM
+    return frozenset(site.extensions).intersection(name for name, _, _ in UPSTREAM_SYNTAX)
+
+
 #: An opening fence Python-Markdown's own ``fenced_code`` reads (at the margin, a language at
 #: most); any other (indented in a list, an admonition or a tab, in a quote, with a title)
 #: needs pymdownx.superfences.
@@ -267,10 +295,11 @@ def installable_extensions() -> list[str]:
     """
     import importlib.util
 
-    names = ["admonition", "attr_list", "md_in_html"]
+    names = ["admonition", "attr_list", "md_in_html", "footnotes", "def_list", "abbr"]
     if importlib.util.find_spec("pymdownx") is not None:
         names += ["pymdownx.details", "pymdownx.superfences", "pymdownx.tabbed",
-                  "pymdownx.highlight"]
+                  "pymdownx.highlight", "pymdownx.tasklist", "pymdownx.tilde", "pymdownx.mark",
+                  "pymdownx.caret", "pymdownx.keys"]
     return names
 
 
@@ -374,10 +403,11 @@ def margin_fences(content: str) -> str:
     return "".join(out)
 
 
-def page_extensions(content: str) -> set[str]:
+def page_extensions(content: str, upstream: frozenset[str] = frozenset()) -> set[str]:
     """The extensions of :data:`EXTENSION_SYNTAX` (and superfences) that ``content`` uses:
     what the components plugin wrote (admonitions, dropdowns, tabs, titled fences) and what
-    an MkDocs upstream wrote itself."""
+    an MkDocs upstream wrote itself; and those of :data:`UPSTREAM_SYNTAX` named in
+    ``upstream`` (:func:`upstream_syntax`)."""
     needs: set[str] = set()
     code: list[tuple[int, int]] = []
     pygments = False
@@ -390,7 +420,9 @@ def page_extensions(content: str) -> set[str]:
         if "pymdownx.superfences" in needs and not pygments:
             needs.add("pymdownx.highlight")  # with EXTENSION_OPTIONS': code as fenced_code's
     starts = [start for start, _ in code]
-    for name, literal, pattern in EXTENSION_SYNTAX:
+    syntax = EXTENSION_SYNTAX if not upstream else (
+        *EXTENSION_SYNTAX, *(entry for entry in UPSTREAM_SYNTAX if entry[0] in upstream))
+    for name, literal, pattern in syntax:
         if literal not in content:
             continue
         for m in pattern.finditer(content):
