@@ -161,3 +161,34 @@ def test_nav_modes_and_root_docs_dir_in_the_config(tmp_path: Path) -> None:
         source(nav="alphabetical")
     with pytest.raises(ConfigError, match=r"write '\.' for the repository root"):
         source(docs_dir="/")
+
+
+@pytest.mark.parametrize("engine", ["mkdocs", "sphinx"])
+def test_a_hidden_mintlify_page_is_built_but_not_listed(engine: str, tmp_path: Path,
+                                                        cache_dir: Path) -> None:
+    """Mintlify's ``hidden: true`` front matter keeps a page out of the navigation while its
+    URL still works (docs.json lists it)."""
+    import re
+
+    from hosts import make_host
+    from support import make_repo
+
+    upstream = tmp_path / "up"
+    commit = make_repo(upstream, {
+        "docs/docs.json": json.dumps({"name": "Up", "navigation": {"groups": [
+            {"group": "Guide", "pages": ["index", "shown", "secret"]}]}}),
+        "docs/index.mdx": "---\ntitle: Start\n---\n\nSee [the secret page](/secret).\n",
+        "docs/shown.mdx": "---\ntitle: Shown\n---\n\nText.\n",
+        "docs/secret.mdx": "---\ntitle: Secret\nhidden: true\n---\n\nHidden text.\n",
+    })
+    host = make_host(engine, tmp_path / "host", upstream.as_uri(), commit)
+    run = host.build()  # strict: a page out of the navigation is no warning
+    assert run.returncode == 0, run.output
+    assert "Hidden text." in (host.out / host.page_file("secret.md")).read_text("utf-8")
+    linking = {p.relative_to(host.out).as_posix() for p in host.out.rglob("*.html")
+               if re.search("secret", re.sub(r"<(?:script|link)[^>]*>", "",
+                                             p.read_text("utf-8")), re.I)
+               and "search" not in p.name}
+    linking.discard(host.page_file("secret.md"))
+    home = host.page_file("index.md")
+    assert linking == {home}, linking  # the page that links it, and no navigation

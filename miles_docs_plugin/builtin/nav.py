@@ -119,8 +119,17 @@ def _upstream_nav(items: list[NavItem], section: Section, ctx: BuildContext,
                     f"the upstream navigation lists {item.path!r}, which is {what}; left out",
                     _severity(ctx)))
                 continue
+            if _hidden(section, page):
+                continue  # built, reachable by its URL, not listed
             out.append(NavPage(page, item.title or _sidebar_title(section, page)))
     return out
+
+
+def _hidden(section: Section, path: str) -> bool:
+    """Mintlify's ``hidden: true`` front matter: the page stays out of the navigation."""
+    site = section.upstream
+    return site is not None and site.kind in ("docs.json", "mint.json") and \
+        section.pages[path].meta.get("hidden") is True
 
 
 def _snippet(section: Section, ref: str) -> bool:
