@@ -671,13 +671,22 @@ def test_a_lowercase_element_is_html_whatever_a_page_exports() -> None:
 @pytest.mark.parametrize(("tag", "kept"), [
     ('<Prompt actions={["copy", "cursor"]} description="d">', True),
     ('<Color.Item name="Surface" value={{ light: "#FFFFFF", dark: "#18181B" }} />', True),
-    ('<Tabs sizes={[1, 2.5, {auto: true}]}>', True),
-    ('<Card data={[name]}>', False),  # a name: whatever the page's scope holds
-    ('<Card data={{ [key]: 1 }}>', False),  # a computed key
-    ('<Card data={{ ...props }}>', False),
-    ('<Card data={["a" + fetch("x")]}>', False),
-    ('<Card data={[`x${y}`]}>', False),
-    ('<Card data={{ a: "javascript:alert(1)" }}>', False),
+    ('<Color.Item name="n" value={{ light: "#fff", dark: [1, 2.5, {a: null}] }} />', True),
+    ('<Tabs sizes={[1, 2]}>', False),  # only where a Mintlify component takes data
+    ('<Card title={{ a: 1 }}>', False),  # React would throw on an object as a child
+    ('<div dangerouslySetInnerHTML={{__html: "<img src=x onerror=alert(1)>"}} />', False),
+    ('<div dangerouslySetInnerHTML={{"__html": "x"}} />', False),
+    ('<div dangerouslySetInnerHTML={"<b>x</b>"} />', False),
+    ('<Prompt actions={[01]}>', False),  # a leading zero: no number in a module
+    ('<Prompt actions={["a\nb"]}>', False),  # a line break in a string
+    ('<Prompt actions={[\u0661]}>', False),  # a digit that is not ASCII
+    ('<Card cols={08}>', False),
+    ('<Prompt actions={[name]}>', False),  # a name: whatever the page's scope holds
+    ('<Color.Item value={{ [key]: 1 }} />', False),  # a computed key
+    ('<Color.Item value={{ ...props }} />', False),
+    ('<Prompt actions={["a" + fetch("x")]}>', False),
+    ('<Prompt actions={[`x${y}`]}>', False),
+    ('<Color.Item value={{ a: "javascript:alert(1)" }} />', False),
     ('<Card href={["/ok"]}>', False),  # a URL attribute takes no array (React joins it)
     ('<Card style={{ position: "fixed" }}>', False),  # over the host's chrome
     ('<Card onClick={[1]}>', False),

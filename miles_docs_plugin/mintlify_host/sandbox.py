@@ -14,8 +14,8 @@ at the upstream ``path:line``:
 - other ``{`` and ``}`` in text become ``\\{`` and ``\\}`` (literal braces in MDX);
 - in tags: ``on*`` attributes are removed, expression attributes other than plain literals
   (``cols={2}``, ``expanded={true}``, ``title={"x"}``) and arrays and objects of them
-  (``actions={["copy"]}``, ``value={{ light: "#fff", dark: "#000" }}``, not in URL, event or
-  ``style`` attributes) are removed, and unsafe URLs
+  where a Mintlify component takes data (``<Prompt actions={["copy"]}>``, ``<Color.Item
+  value={{ light: "#fff", dark: "#000" }}>``) are removed, and unsafe URLs
   (``javascript:``, ``vbscript:``, ``file:``, non-image ``data:``) become ``#``;
 - ``<script>``, ``<style>``, ``<iframe>``, ``<object>``, ``<embed>``, ``<base>``, ``<meta>`` and
   ``<link>`` tags become literal text;
@@ -62,14 +62,22 @@ BOUND_RES = (
 BRACED_NAMES_RE = re.compile(r"\b(?:import|export)\s*(?:[A-Za-z_$][\w$]*\s*,\s*)?\{([^}]*)\}")
 TAG_START_RE = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
 ATTR_NAME_RE = re.compile(r"\s*([^\s=/>{}\"']+)")
-LITERAL_RE = re.compile(r"""^\s*(?:-?\d+(?:\.\d+)?|true|false|null|"[^"\\{}]*"|'[^'\\{}]*')\s*$""")
+#: A plain literal, as JavaScript reads one in a page's strict-mode module: a number without
+#: leading zeros, ``true``, ``false``, ``null``, a string on one line without escapes.
+LITERAL_RE = re.compile(r"""^\s*(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?|true|false|null|"""
+                        r""""[^"\\{}\n\r]*"|'[^'\\{}\n\r]*')\s*$""")
 
 
 #: The tokens of a data literal (``["copy", "cursor"]``, ``{ light: "#fff", dark: "#000" }``):
-#: punctuation, a scalar literal, a key (a name before ``:``), else anything (refused).
-DATA_TOKEN_RE = re.compile(r"""\s*(?:(?P<punct>[\[\]{},:])|(?P<scalar>-?\d+(?:\.\d+)?|true|"""
-                           r"""false|null|"[^"\\{}]*"|'[^'\\{}]*')|(?P<key>[A-Za-z_$][\w$]*)|"""
-                           r"""(?P<other>\S))""")
+#: punctuation, a plain literal (see :data:`LITERAL_RE`), a key (an ASCII name before ``:``),
+#: else anything (refused).
+DATA_TOKEN_RE = re.compile(r"""\s*(?:(?P<punct>[\[\]{},:])|(?P<scalar>-?(?:0|[1-9][0-9]*)"""
+                           r"""(?:\.[0-9]+)?|true|false|null|"[^"\\{}\n\r]*"|'[^'\\{}\n\r]*')|"""
+                           r"""(?P<key>[A-Za-z_$][A-Za-z0-9_$]*)|(?P<other>\S))""")
+#: The attributes of Mintlify components that take an array or an object (and only data):
+#: nothing else gets one from an untrusted page, not ``dangerouslySetInnerHTML``, not a prop
+#: a component would show as a child.
+DATA_ATTRIBUTES = frozenset({("Color.Item", "value"), ("Prompt", "actions")})
 
 
 def data_literal(expr: str) -> list[str] | None:
@@ -125,11 +133,11 @@ def data_literal(expr: str) -> list[str] | None:
     return strings
 
 
-def _data_attribute(attr: str, expr: str) -> bool:
-    """May the attribute ``attr={expr}`` stay? Only a data literal (:func:`data_literal`), in
-    neither an event, URL nor style attribute, none of whose strings is an unsafe URL."""
-    low = attr.lower()
-    if low.startswith("on") or low in URL_ATTRS or low == "style":
+def _data_attribute(tag: str, attr: str, expr: str) -> bool:
+    """May the attribute ``attr={expr}`` of ``<tag>`` stay? Only a data literal
+    (:func:`data_literal`) in one of :data:`DATA_ATTRIBUTES`, none of whose strings is an
+    unsafe URL."""
+    if (tag, attr) not in DATA_ATTRIBUTES:
         return False
     strings = data_literal(expr)
     return strings is not None and not any(":" in x and unsafe_url(x, "href") for x in strings)
@@ -203,7 +211,7 @@ def _tag(text: str, at: int, line: int, found: _Findings,
                 expr = text[k + 1:raw_end - 1]
                 if LITERAL_RE.match(expr):
                     value = expr.strip().strip("\"'")
-                elif not _data_attribute(attr, expr):
+                elif not _data_attribute(name, attr, expr):
                     found.add(line, f"JSX expression in the {attr} attribute of <{name}> removed")
                     i, changed = raw_end, True
                     continue
@@ -217,6 +225,9 @@ def _tag(text: str, at: int, line: int, found: _Findings,
         low = attr.lower()
         if low.startswith("on"):
             found.add(line, f"event attribute {attr} of <{name}> removed")
+            changed = True
+        elif low == "dangerouslysetinnerhtml":  # React's raw HTML, in any form
+            found.add(line, f"{attr} attribute of <{name}> removed")
             changed = True
         elif value is not None and unsafe_url(value, "src" if low in ("src", "poster") else
                                              "href") and (low in URL_ATTRS or ":" in value):
