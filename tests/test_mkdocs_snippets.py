@@ -158,3 +158,86 @@ def test_includes_that_multiply_stop_at_the_page_size_limit() -> None:
     assert sum(len(line) + 1 for line in out) <= 100_000
     assert includes.problems and includes.problems[0][0] == 0
     assert "page size limit" in includes.problems[0][1]
+
+
+def _includes(files: dict[str, str], base_path: list[str] | None = None,
+              max_bytes: int = 1 << 62) -> Includes:
+    def read(path: str) -> tuple[str | None, str]:
+        if path.startswith("outside/"):
+            return None, "outside the docs folder"
+        return files.get(path), ""
+
+    return Includes({"base_path": base_path or ["."]}, "", read, max_bytes=max_bytes)
+
+
+@pytest.mark.parametrize("page", [
+    # one range per copy of the file: the copies count, each before it is taken
+    ['--8<-- "big.md::' + ",:" * 500 + '"'],
+    # the indentation before each line counts too
+    [" " * 2000 + '--8<-- "lines.md"'],
+    # and both, one level down
+    [" " * 1000 + '--8<-- "mid.md"'],
+])
+def test_what_an_include_writes_is_what_it_pays_for(page: list[str]) -> None:
+    files = {"big.md": "x" * 2000 + "\n", "lines.md": "\n" * 20_000,
+             "mid.md": (" " * 1000 + '--8<-- "lines.md::,:,:,:"\n') * 10}
+    includes = _includes(files, max_bytes=100_000)
+    out = includes.expand(page)
+    assert sum(len(line) + 1 for line in out) <= 100_000
+    assert [m for _, m in includes.problems] == [
+        m for _, m in includes.problems if "page size limit" in m] and includes.problems
+
+
+def test_paths_split_as_the_extension_splits_them() -> None:
+    """File, ranges and section of a path, against pymdownx.snippets' own split (in linear
+    time: a path of many ``:`` is no slower than a long one)."""
+    import random
+
+    reference = markdown.Markdown(extensions=["pymdownx.snippets"]).preprocessors["snippet"]
+    rng = random.Random(7)
+    from miles_docs_plugin.core.collect.includes import _split
+
+    for _ in range(3000):
+        path = "".join(rng.choice("ab:,-019_") for _ in range(rng.randint(0, 14)))
+        assert _split(path) == reference.split_path(path), path
+    long = ",:" * 50_000 + "!"
+    assert _split(long) == reference.split_path(long)
+
+
+def test_base_paths_as_mkdocs_writes_them() -> None:
+    """``!relative`` (the page's folder), ``!relative $docs_dir``, a file as a base, a base
+    that is not a list; the first base that has the file decides."""
+    from miles_docs_plugin.core.collect.upstream import read_upstream
+
+    yml = ("site_name: Up\nmarkdown_extensions:\n  - pymdownx.snippets:\n"
+           "      base_path:\n        - !relative\n        - !relative $docs_dir/parts\n"
+           "        - docs/one.md\n        - 3\n")
+    site = read_upstream(lambda rel: None, {"mkdocs.yml": yml.encode()}.get, "docs")
+    assert site is not None and site.snippets is not None
+    files = {"docs/guide/near.md": "near", "docs/parts/shared.md": "shared",
+             "docs/one.md": "one"}
+
+    def read(path: str) -> tuple[str | None, str]:
+        return files.get(path), ""
+
+    includes = Includes(site.snippets, "", read, page_dir="docs/guide", docs_dir="docs")
+    assert includes.expand(['--8<-- "near.md"', '--8<-- "shared.md"', '--8<-- "one.md"',
+                            '--8<-- "two.md"']) == ["near", "shared", "one"]
+    assert Includes({"base_path": None}, "", read).expand(['--8<-- "docs/one.md"']) == ["one"]
+    # the first base where the file is decides, even where it may not be read
+    first = _includes({"docs/x.md": "x"}, base_path=["outside", "docs"])
+    assert first.expand(['--8<-- "x.md"']) == []
+    assert "outside the docs folder" in first.problems[0][1]
+
+
+def test_a_page_with_mixed_line_endings_has_its_includes() -> None:
+    from miles_docs_plugin.core.collect.includes import include_snippets
+    from miles_docs_plugin.core.model import Page
+
+    page = Page("s", "p.md", "p/", 'a\r\n--8<-- "f.md"\nb\rc', content='a\r\n--8<-- "f.md"\nb\rc')
+
+    def read(path: str) -> tuple[str | None, str]:
+        return {"f.md": "F"}.get(path), ""
+
+    assert include_snippets(page, {}, "", "", read) == []
+    assert page.content == "a\nF\nb\nc"

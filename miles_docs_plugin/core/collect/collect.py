@@ -330,7 +330,9 @@ def _include_snippets(section: Section, options: dict[str, Any], report: Any,
         kind = checkout.tree.kind(repo_path)
         if kind is None:
             return None, ""
-        if kind != "blob":
+        parts = repo_path.split("/")
+        if kind != "blob" or any(checkout.tree.kind("/".join(parts[:i])) == "link"
+                                 for i in range(1, len(parts))):
             return None, "a folder or a symlink, which an include does not follow"
         if not repo_path.startswith(prefix):
             return None, (f"outside the docs folder ({repo_path}); only the docs folder is "
@@ -341,7 +343,8 @@ def _include_snippets(section: Section, options: dict[str, Any], report: Any,
 
     for path, page in section.pages.items():
         if "8<" in page.content:
-            for line, message in include_snippets(page, options, config_dir, read,
+            for line, message in include_snippets(page, options, config_dir,
+                                                  section.source.docs_dir, read,
                                                   max_page_bytes):
                 report(section, path, line, "snippet", message)
 

@@ -22,10 +22,11 @@ from __future__ import annotations
 import posixpath
 import re
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..patterns import lazy_re
+from .upstream import RelativeTo
 
 if TYPE_CHECKING:
     from ..model import Page
@@ -39,13 +40,10 @@ MARKER_RE = lazy_re(r"""^(?P<space>[ \t]*)(?P<escape>;*)(?P<all>(?P<inline>-+8<-
 SECTION_RE = lazy_re(r"""^(?P<pre>.*?)(?<!;)(?!(?<=-)-)(?P<escape>;*)(?P<marker>-+8<-+[ \t]+)"""
                      r"""(?P<section>\[[ \t]*(?P<type>start|end)[ \t]*:[ \t]*"""
                      r"""(?P<name>[a-z][-_0-9a-z]*)[ \t]*\])(?P<post>.*?)$""", re.I)
-#: ``path``, then line ranges (``:1:5,10:``) or a section (``:name``).
-TARGET_RE = lazy_re(r"(?i)(.*?)(?:((?::-?[0-9]*){1,2}(?:(?:,(?=[-0-9:])-?[0-9]*)(?::-?[0-9]*)?)*)|"
-                    r"(:[a-z][-_0-9a-z]*))?$")
 #: Includes inside includes are followed this deep.
 MAX_DEPTH = 16
-#: A longer path is not split into ranges (the split backtracks on long text).
-MAX_PATH = 1024
+#: Includes a page may expand (each one is a look-up in the tree).
+MAX_INCLUDES = 10_000
 
 #: Reads a file of the repository (path from its root): its text, or None with the reason.
 Reader = Callable[[str], "tuple[str | None, str]"]
@@ -55,22 +53,39 @@ class Includes:
     """The includes of one section: its extension options and how to read its files."""
 
     def __init__(self, options: dict[str, Any], config_dir: str, read: Reader,
-                 tab_length: int = 4, max_bytes: int = 1 << 62) -> None:
+                 tab_length: int = 4, max_bytes: int = 1 << 62, page_dir: str = "",
+                 docs_dir: str = "") -> None:
         bases = options.get("base_path", ["."])
         if isinstance(bases, str):
             bases = [bases]
-        #: the base folders, from the repository root
-        self.bases = [posixpath.normpath(posixpath.join(config_dir, str(b))) for b in bases
-                      if isinstance(b, str)]
+        elif not isinstance(bases, list):
+            bases = ["."]
+        #: the base folders (or files), from the repository root; MkDocs' ``!relative`` is the
+        #: page's folder, ``!relative $config_dir`` / ``$docs_dir`` those folders
+        self.bases = []
+        for base in bases:
+            if isinstance(base, RelativeTo):
+                for name, folder in (("$config_dir", config_dir), ("$docs_dir", docs_dir)):
+                    if base == name or base.startswith(name + "/"):
+                        base = folder + base[len(name):]
+                        break
+                else:
+                    base = posixpath.join(page_dir, base)
+                self.bases.append(posixpath.normpath(base or "."))
+            elif isinstance(base, str):
+                self.bases.append(posixpath.normpath(posixpath.join(config_dir, base)))
         self.dedent = bool(options.get("dedent_subsections"))
         self.read = read
         self.tab_length = tab_length
         self.problems: list[tuple[int, str]] = []  #: (0-based line of the page, message)
         #: (0-based line of the page, its number of lines now) per include
         self.inserted: list[tuple[int, int]] = []
-        #: how much included text the page may still take in: a file that includes another
-        #: many times, which includes another many times… is text to the power of the depth
+        #: how much included text the page may still take in, counted as written (lines
+        #: repeated by ranges, the indentation before each line) at every level: a file that
+        #: includes another many times, which includes another many times… grows as the
+        #: power of the depth
         self.budget = max_bytes
+        self.includes = MAX_INCLUDES  #: how many more includes the page may expand
         self._read: dict[str, tuple[str | None, str]] = {}  #: each file read once
         self._at = 0  #: the line of the page's include being expanded
 
@@ -125,12 +140,25 @@ class Includes:
             before = len(out)
             if top:
                 self._at = i  # where what goes wrong in this include, or in its own, is shown
-            included = self._include(path, seen)
             space = space.expandtabs(self.tab_length)
+            included = self._include(path, seen)
+            if not self._take(sum(map(len, included)) + len(included) * (len(space) + 1),
+                              path):
+                included = []
             out.extend(space + x for x in included)
             if top:
                 self._note(i, len(out) - before)
         return out
+
+    def _take(self, size: int, path: str) -> bool:
+        """Whether the page may take in ``size`` more bytes of ``path`` (and count them)."""
+        if size > self.budget:
+            self._problem(f"{path} would make the page larger than the page size limit "
+                          "(`max_page_size`); left out")
+            self.budget = -1  # nothing more: one report, not one per include left
+            return False
+        self.budget -= size
+        return True
 
     def _note(self, i: int, count: int) -> None:
         """Line ``i`` of the page is ``count`` lines now."""
@@ -138,49 +166,79 @@ class Includes:
             self.inserted.append((i, count))
 
     def _include(self, written: str, seen: list[str]) -> list[str]:
+        if self.budget < 0:
+            return []
+        self.includes -= 1
+        if self.includes < 0:
+            if self.includes == -1:
+                self._problem(f"more than {MAX_INCLUDES} includes in the page; the rest are "
+                              "left out")
+            return []
         target = _target(written)
         if target is None:
             return []
         path, ranges, section = target
         if re.match(r"(?i)https?://", path):
-            self._problem(f"{path} is a URL: not downloaded (an include is read from "
-                          "the pinned tree only); left out")
+            self._problem(f"{path} is a URL: not downloaded (an include is read from the "
+                          "pinned tree only); left out")
             return []
         found = None
         reason = "not in the upstream at this commit"
-        for base in self.bases:
-            repo_path = posixpath.normpath(posixpath.join(base, path))
-            if base != "." and not repo_path.startswith(base.rstrip("/") + "/"):
-                continue  # restrict_base_path: outside its base
-            if base == "." and (repo_path == ".." or repo_path.startswith("../")):
-                continue
+        for repo_path in self._candidates(path):
             if repo_path not in self._read:
                 self._read[repo_path] = self.read(repo_path)
             text, why = self._read[repo_path]
             if text is not None:
                 found = (repo_path, text)
                 break
-            if why:
+            if why:  # there, but not to be read: the first base that has it decides
                 reason = why
+                break
         if found is None:
             self._problem(f"{path} is {reason}; left out")
             return []
         repo_path, text = found
         if repo_path in seen or len(seen) >= MAX_DEPTH:
             return []
-        self.budget -= len(text)
-        if self.budget < 0:
-            self._problem(f"{path} would make the page larger than the page size limit "
-                          "(`max_page_size`); left out")
-            return []
         lines = text.split("\n") if text else []
         if lines and ranges:
-            lines = _lines(lines, ranges)
+            lines = self._lines(lines, ranges, path)
             lines = _dedent(lines) if self.dedent else lines
         elif lines and section:
             lines = _section(lines, section)
             lines = _dedent(lines) if self.dedent else lines
         return self._parse(lines, [*seen, repo_path], section is not None)
+
+    def _candidates(self, path: str) -> Iterator[str]:
+        """Where ``path`` may be, base by base: inside a base folder (restrict_base_path: not
+        outside it), or the base itself when the base is that file."""
+        for base in self.bases:
+            repo_path = posixpath.normpath(posixpath.join(base, path))
+            if (base == "." and not (repo_path == ".." or repo_path.startswith("../"))) or \
+                    repo_path.startswith(base.rstrip("/") + "/"):
+                yield repo_path
+            if posixpath.normpath(posixpath.join(posixpath.dirname(base), path)) == base:
+                yield base
+
+    def _lines(self, lines: list[str], ranges: list[tuple[int | None, int | None]],
+               path: str) -> list[str]:
+        """The line ranges of a file, each measured before it is taken (``f.md::,:,:…``
+        repeats the whole file once per range)."""
+        total = len(lines)
+        ends = [0]
+        for line in lines:
+            ends.append(ends[-1] + len(line) + 1)
+        out: list[str] = []
+        for start, end in ranges:
+            if start is not None and start < 0:
+                start = min(max(total + start, 0), total)
+            if end is not None and end < 0:
+                end = min(max(total + 1 + end, 0), total)
+            first, last = slice(start, end).indices(total)[:2]
+            if last > first and not self._take(ends[last] - ends[first], path):
+                return []
+            out.extend(lines[start:end])
+        return out
 
     def _problem(self, message: str) -> None:
         self.problems.append((self._at, f"pymdownx.snippets include: {message}"))
@@ -188,8 +246,7 @@ class Includes:
 
 def _target(path: str) -> tuple[str, list[tuple[int | None, int | None]], str | None] | None:
     """(path, line ranges as 0-based starts and 1-based ends, section) of an include."""
-    m = TARGET_RE.match(path) if len(path) <= MAX_PATH else None
-    name, spans, section = m.groups() if m else (path, None, None)
+    name, spans, section = _split(path)
     name = name.strip()
     if not name:
         return None
@@ -197,22 +254,52 @@ def _target(path: str) -> tuple[str, list[tuple[int | None, int | None]], str | 
     if spans:
         for nums in spans[1:].split(","):
             parts = nums.split(":")
-            start = int(parts[0]) if parts[0] else None
-            end = int(parts[1]) if len(parts) > 1 and parts[1] else None
+            start = int(parts[0]) if parts[0] not in ("", "-") else None
+            end = int(parts[1]) if len(parts) > 1 and parts[1] not in ("", "-") else None
             ranges.append((start if start is None or start < 0 else max(0, start - 1), end))
     return name, ranges, section[1:] if section else None
 
 
-def _lines(lines: list[str], ranges: list[tuple[int | None, int | None]]) -> list[str]:
-    total = len(lines)
-    out: list[str] = []
-    for start, end in ranges:
-        if start is not None and start < 0:
-            start = min(max(total + start, 0), total)
-        if end is not None and end < 0:
-            end = min(max(total + 1 + end, 0), total)
-        out.extend(lines[start:end])
-    return out
+def _split(path: str) -> tuple[str, str | None, str | None]:
+    """``path`` as (file, line ranges, section): the ranges (``:1:5,10:``, ``:-2``) or the
+    section (``:name``) start at the first ``:`` after which the rest of ``path`` is one of
+    them, as pymdownx.snippets reads it. One pass from the end per kind of question, so a
+    long path with many ``:`` takes linear time."""
+    n = len(path)
+    if ":" not in path:
+        return path, None, None
+    digits = [n] * (n + 1)  # the end of the run of digits from each index
+    for i in range(n - 1, -1, -1):
+        digits[i] = digits[i + 1] if "0" <= path[i] <= "9" else i
+
+    def number_end(i: int) -> int:  # the end of ``-?[0-9]*`` from ``i``
+        return digits[i + 1] if i < n and path[i] == "-" else digits[i]
+
+    # tail[i]: the rest from ``i`` is ``,N``/``,N:N`` items only (each comma before something
+    # that can start a number)
+    tail = [False] * (n + 1)
+    tail[n] = True
+    for i in range(n - 1, -1, -1):
+        if path[i] == "," and i + 1 < n and path[i + 1] in "-0123456789:":
+            j = number_end(i + 1)
+            if j < n and path[j] == ":":
+                j = number_end(j + 1)
+            tail[i] = tail[j]
+    name = n  # where the run of section-name characters that ends the path starts
+    while name > 0 and (path[name - 1].isascii() and (path[name - 1].isalnum() or
+                                                      path[name - 1] in "-_")):
+        name -= 1
+    colon = path.find(":")
+    while colon != -1:
+        end = number_end(colon + 1)
+        if end < n and path[end] == ":":
+            end = number_end(end + 1)
+        if tail[end]:
+            return path[:colon], path[colon:], None
+        if name <= colon + 1 < n and path[colon + 1].isascii() and path[colon + 1].isalpha():
+            return path[:colon], None, path[colon:]
+        colon = path.find(":", colon + 1)
+    return path, None, None
 
 
 def _section(lines: list[str], name: str) -> list[str]:
@@ -255,14 +342,19 @@ def record_spans(page: Page, inserted: list[tuple[int, int]]) -> None:
     page.extra["snippet_lines"] = spans
 
 
-def include_snippets(page: Page, options: dict[str, Any], config_dir: str, read: Reader,
-                     max_bytes: int = 1 << 62) -> list[tuple[int, str]]:
+def include_snippets(page: Page, options: dict[str, Any], config_dir: str, docs_dir: str,
+                     read: Reader, max_bytes: int = 1 << 62) -> list[tuple[int, str]]:
     """Put the text of the page's includes in it; returns the includes left out, as (1-based
-    line of the page, message)."""
+    line of the page, message). ``config_dir``, ``docs_dir``: the folders of ``mkdocs.yml``
+    and of the pages, from the repository root."""
     body = page.content[page.body_start:]
-    newline = "\r\n" if "\r\n" in body else "\n"
-    lines = body.split(newline)
-    includes = Includes(options, config_dir, read, max_bytes=max_bytes)
+    if "\r" in body:  # as MkDocs reads a page: any line ending is a line ending
+        lines, newline = body.replace("\r\n", "\n").replace("\r", "\n").split("\n"), "\n"
+    else:
+        lines, newline = body.split("\n"), "\n"
+    page_dir = posixpath.dirname(posixpath.join(docs_dir, page.path))
+    includes = Includes(options, config_dir, read, max_bytes=max_bytes, page_dir=page_dir,
+                        docs_dir=docs_dir)
     expanded = includes.expand(lines)
     if expanded != lines:
         page.content = page.content[:page.body_start] + newline.join(expanded)

@@ -292,6 +292,17 @@ def _ignore_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> None:
     return None
 
 
+class RelativeTo(str):
+    """MkDocs' ``!relative`` tag (``base_path: [!relative]``): a folder from the current
+    page's (its value is ``""``), or from ``$config_dir`` or ``$docs_dir``."""
+
+
+def _relative(loader: yaml.SafeLoader, node: yaml.Node) -> RelativeTo:
+    value = loader.construct_scalar(node) if isinstance(node, yaml.ScalarNode) else ""
+    return RelativeTo(str(value or "").strip())
+
+
+_TolerantLoader.add_constructor("!relative", _relative)
 _TolerantLoader.add_multi_constructor("!", _ignore_tag)
 _TolerantLoader.add_multi_constructor("tag:yaml.org,2002:python/", _ignore_tag)
 
