@@ -92,3 +92,17 @@ def test_views_prompts_and_popups_keep_their_titles_and_content(
     assert len(prompt) == 2 and "admonition-title" in prompt[0][-200:], page
     assert "<strong>technical writer</strong>" in prompt[1]
     assert "API rate limits" in page and "<strong>Rate limits</strong> protect" in page
+
+
+def test_an_entry_keeps_what_is_not_an_entry_as_written() -> None:
+    """Entries alone make a tight list; other content of an entry (a code block, two
+    paragraphs) keeps its blank lines; a name with a backtick is still code."""
+    from miles_docs_plugin.core.transform.blocks import Component, fallback
+
+    code = ["  ```py", "  a = 1", "", "  b = 2", "  ```"]
+    folder = fallback(Component("Tree.Folder", {"name": "app"}, "", code))
+    assert folder[0] == "- `app/`" and "" in folder[1:folder.index("      b = 2")], folder
+    items = fallback(Component("Tree.Folder", {"name": "lib"}, "",
+                               ["- `a.py`", "", "- `b.py`"]))
+    assert items[:3] == ["- `lib/`", "    - `a.py`", "    - `b.py`"], items
+    assert fallback(Component("Tree.File", {"name": "we`ird"}, "", [])) == ["- `` we`ird ``"]

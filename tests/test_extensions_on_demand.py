@@ -323,3 +323,17 @@ def test_pages_get_the_syntax_their_upstream_site_turns_on(upstream: str, tmp_pa
     assert ('<span class="keys">' in page) is every, page
     assert ("<dt>Term</dt>" in page) is every, page
     assert ('<abbr title="Hyper Text Markup Language">' in page) is every, page
+
+
+def test_an_upstream_s_extensions_by_any_of_their_names() -> None:
+    """``mkdocs.yaml`` as well as ``mkdocs.yml``; ``extra`` (Python-Markdown's and pymdownx's)
+    stands for the extensions it turns on; full module names are the short ones."""
+    from miles_docs_plugin.core.collect.upstream import UpstreamSite
+    from miles_docs_plugin.mkdocs_plugin.engine import GFM, upstream_syntax
+
+    site = UpstreamSite("mkdocs.yaml", "../mkdocs.yaml", None,
+                        extensions=["extra", "markdown.extensions.abbr", "pymdownx.mark"])
+    assert upstream_syntax(site) == {"abbr", "def_list", "footnotes", "pymdownx.mark"}
+    assert upstream_syntax(UpstreamSite("docs.json", "docs.json", None)) == GFM
+    # a line of many `==` is read once (the pattern does not try each `==` against the rest)
+    assert page_extensions("==a " * 50_000, frozenset({"pymdownx.mark"})) == {"pymdownx.mark"}

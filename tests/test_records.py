@@ -92,3 +92,16 @@ def test_a_lazy_pattern_compiles_on_first_use_and_matches_as_compiled() -> None:
     assert pattern.sub("_", text) == compiled.sub("_", text)
     assert (pattern.pattern, pattern.flags, pattern.groupindex) == \
         (compiled.pattern, compiled.flags, compiled.groupindex)
+
+
+def test_a_copied_section_lists_no_assets_it_touches() -> None:
+    """``Section.touched`` is no field: a copy (pickle, ``copy``) starts with none."""
+    import copy
+    import pickle
+
+    from miles_docs_plugin.core.model import Section
+
+    section = Section(None, None, {}, {}, [])  # type: ignore[arg-type]
+    section.touched = ["x.png"]
+    for twin in (copy.copy(section), pickle.loads(pickle.dumps(section))):
+        assert twin.touched is None and twin.pages == {}

@@ -398,6 +398,9 @@ class Section(Record):
         self.extensions = set() if extensions is None else extensions
         self.touched = None
 
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        super().__setstate__(state)
+        self.touched = None  # not a field: a copy lists nothing
     @property
     def mount(self) -> str:
         return self.source.mount

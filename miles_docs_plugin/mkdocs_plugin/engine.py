@@ -120,7 +120,7 @@ class MkDocsEngine(Engine):
         parses the page again nor imports markdown-it."""
         upstream = section.upstream
         content = page.content
-        if (upstream is not None and upstream.kind == "mkdocs.yml") or \
+        if (upstream is not None and upstream.kind.startswith("mkdocs.")) or \
                 not _may_need_lists(content) or ctx.scans is None:
             return
         page.content = ctx.scans.cached("l", content, lambda: commonmark_lists(content),
@@ -261,7 +261,9 @@ UPSTREAM_SYNTAX = (
     ("pymdownx.tasklist", "[", lazy_re(r"^[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX]\][ \t]",
                                          re.M)),
     ("pymdownx.tilde", "~~", lazy_re(r"~~[^~\s]")),
-    ("pymdownx.mark", "==", lazy_re(r"==[^=\s](?:[^\n]*?[^=\s])?==")),
+    # from each line's first ``==`` only: every ``==`` of a line tried against the rest of
+    # it would take time as the square of the line
+    ("pymdownx.mark", "==", lazy_re(r"^(?:[^=\n]|=(?!=))*==[^=\s][^\n]*==", re.M)),
     ("pymdownx.caret", "^^", lazy_re(r"\^\^[^^\s]")),
     ("pymdownx.keys", "++", lazy_re(r"\+\+[\w-]+(?:\+[\w-]+)*\+\+")),
 )
@@ -270,11 +272,24 @@ UPSTREAM_SYNTAX = (
 GFM = frozenset({"footnotes", "pymdownx.tasklist", "pymdownx.tilde"})
 
 
+#: Extensions that turn on others (Python-Markdown's ``extra``, pymdownx's ``extra``).
+EXTENSION_BUNDLES = {
+    "extra": ("abbr", "attr_list", "def_list", "fenced_code", "footnotes", "md_in_html",
+              "tables"),
+    "pymdownx.extra": ("pymdownx.betterem", "pymdownx.superfences", "footnotes", "attr_list",
+                       "def_list", "tables", "abbr", "md_in_html"),
+}
+
+
 def upstream_syntax(site: UpstreamSite | None) -> frozenset[str]:
     """The extensions of :data:`UPSTREAM_SYNTAX` the upstream's pages are written for."""
-    if site is None or site.kind != "mkdocs.yml":
+    if site is None or not site.kind.startswith("mkdocs."):
         return GFM
-    return frozenset(site.extensions).intersection(name for name, _, _ in UPSTREAM_SYNTAX)
+    names: set[str] = set()
+    for name in site.extensions:
+        name = name.removeprefix("markdown.extensions.")
+        names.update(EXTENSION_BUNDLES.get(name, (name,)))
+    return frozenset(names).intersection(name for name, _, _ in UPSTREAM_SYNTAX)
 
 
 #: An opening fence Python-Markdown's own ``fenced_code`` reads (at the margin, a language at

@@ -245,9 +245,17 @@ def entry(c: Component) -> list[str]:
     else:  # Color.Row
         head = f"**{escape_inline(c.title)}**" if c.title else ""
     item = f"{c.indent}- {head or '&nbsp;'}"
-    inner = [line for line in c.indented("    ") if line.strip()]
-    if not inner and not c.body:
+    inner = c.indented("    ")
+    kept = [line for line in inner if line.strip()]
+    if not kept and not c.body:
         return [item]  # self-closing: one line, so that the list stays tight
+    margin = len(c.indent) + 4
+    if all(line[margin:].startswith("- ") or line[margin:margin + 1].isspace()
+           for line in kept) and not any("```" in line or "~~~" in line for line in kept):
+        inner = kept  # entries only: the blank lines between them would loosen the list
+    else:  # other content (text, code) keeps its blank lines
+        while inner and not inner[-1].strip():
+            inner.pop()
     return c.wrap([item], inner, [])
 
 
@@ -267,11 +275,13 @@ def _color_value(raw: str) -> str:
 
 
 def _code(text: str) -> str:
-    """``text`` as a code span (literal text where it holds a backtick)."""
+    """``text`` as a code span (a span of two backticks where it holds one)."""
     text = " ".join(text.split())
     if not text:
         return ""
-    return f"`{text}`" if "`" not in text else escape_inline(text)
+    if "`" not in text:
+        return f"`{text}`"
+    return f"`` {text} ``" if "``" not in text else escape_inline(text)
 
 
 def card_head(c: Component) -> str:
