@@ -60,7 +60,9 @@ FILES: dict[str, str | bytes] = {
     "docs/includes/a.md": "Text of a.\n",
     "docs/includes/lines.md": "one\ntwo\nthree\nfour\n",
     "docs/includes/loop.md": "Loop text.\n--8<-- \"includes/loop.md\"\n",
-    "README.md": "The readme.\n",
+    "README.md": "The readme.\n\n--8<-- \"LICENSE.md\"\n",
+    "LICENSE.md": "The licence.\n",
+    "NOT-INCLUDED.md": "Not included.\n",
 }
 
 
@@ -90,14 +92,14 @@ def test_includes_are_read_from_the_pinned_tree(engine: str, tmp_path: Path,
     # what an include cannot read is left out and reported at its line
     warned = _warnings(run.output)
     lines = PAGE.splitlines()
-    for needle, why in (("README.md", "outside the docs folder"),
-                        ("missing.md", "not in the upstream"),
+    for needle, why in (("missing.md", "not in the upstream"),
                         ("example.invalid", "not downloaded")):
         line = next(i for i, text in enumerate(lines, 1) if needle in text)
         assert any(f"index.md:{line}" in w and why in w for w in warned), (needle, warned)
-    assert len(warned) == 3, warned
-    assert "The readme." not in text and "8&lt;" not in text.replace(
-        'written-as-is', '').split("8&lt;")[0]
+    assert len(warned) == 2, warned
+    # a file outside the docs folder comes with the fetch, and so do those it includes
+    assert "The readme." in text and "The licence." in text
+    assert "Not included." not in text
 
 
 def test_a_pin_move_of_an_included_file_changes_the_page(tmp_path: Path, cache_dir: Path,
@@ -108,11 +110,18 @@ def test_a_pin_move_of_an_included_file_changes_the_page(tmp_path: Path, cache_d
     upstream = tmp_path / "up"
     host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), make_repo(upstream, FILES))
     assert host.build(strict=False).returncode == 0
-    commit = make_repo(upstream, {"docs/includes/a.md": "Changed text of a.\n"})
+    commit = make_repo(upstream, {"docs/includes/a.md": "Changed text of a.\n",
+                                  "LICENSE.md": "The new licence.\n"})
     write(host.config / "miles-docs.lock", lock_text({"diffusion": (upstream.as_uri(), commit)}))
     run = host.build(strict=False)
     assert run.returncode == 0, run.output
-    assert "Changed text of a." in host.site().page(host.page_file("index.md")).text
+    page = host.site().page(host.page_file("index.md")).text
+    assert "Changed text of a." in page
+    assert "The new licence." in page  # outside the docs folder: fetched on a pin move too
+    warm = host.build(strict=False, env={"MILES_DOCS_OFFLINE": "1"})  # from the cache alone
+    assert warm.returncode == 0, warm.output
+    assert "The new licence." in host.site().page(host.page_file("index.md")).text
+    assert "outside the docs folder" not in warm.output, warm.output
 
 
 @pytest.mark.parametrize("text", [

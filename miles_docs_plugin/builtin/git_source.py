@@ -3,7 +3,8 @@
 A warm build reads the cache entry and never runs git. A cold build fetches only the pinned
 commit (``--depth 1``) and only the blobs of the docs folder (``--filter=blob:none`` plus a
 sparse checkout); servers that refuse to serve a commit by id get a second, branch-and-tag
-fetch, still without blobs outside the docs folder. A pin move, when the cache holds another
+fetch, still without blobs outside the docs folder (but the files an MkDocs upstream's
+``--8<--`` includes name there, :func:`_add_included`). A pin move, when the cache holds another
 pin of the source, fetches the new commit's trees and then only the blobs whose id changed
 (:func:`checkout_from`).
 """
@@ -152,8 +153,74 @@ def _checkout(repo: Path, tmp: Path, source: SourceConfig, manifest: Manifest) -
     for path in beside:  # the upstream's MkDocs config: its nav is the section's nav
         if manifest.tree.get(path) == "blob" and (repo / path).is_file():
             (repo / path).rename(files / path)
+    _add_included(repo, files, source, commit, manifest)
     shutil.rmtree(repo)
     return manifest
+
+
+#: Files outside the docs folder that an MkDocs upstream's includes may bring along.
+MAX_INCLUDED_FILES = 64
+
+
+def _add_included(repo: Path, files: Path, source: SourceConfig, commit: str,
+                  manifest: Manifest) -> None:
+    """Fetch into ``files`` the files outside the docs folder that an MkDocs upstream's
+    ``--8<--`` includes name (``--8<-- "README.md"`` in ``docs/index.md``), and those their
+    own includes name: the build reads them from the pinned tree, checked against their blob
+    ids, as it reads the docs folder. Regular files only, at most
+    :data:`MAX_INCLUDED_FILES`; none when the upstream's ``mkdocs.yml`` does not turn on
+    pymdownx.snippets."""
+    from ..core.collect.includes import named_files
+    from ..core.collect.upstream import read_upstream
+    from ..core.source.git import GitError, read_objects
+    from ..core.source.integrity import blob_id
+
+    docs = source.docs_dir.rstrip("/")
+    if source.docs_dir == ROOT_DOCS or not (files / docs).is_dir():
+        return
+
+    def read_bytes(repo_path: str) -> bytes | None:
+        try:
+            return (files / repo_path).read_bytes() if manifest.tree.get(repo_path) == "blob" \
+                else None
+        except OSError:
+            return None
+
+    site = read_upstream(lambda rel: None, read_bytes, source.docs_dir)
+    if site is None or not site.kind.startswith("mkdocs.") or site.snippets is None:
+        return
+    pages = {}
+    for path in (files / docs).rglob("*.md"):
+        text = path.read_text("utf-8", errors="replace") if path.is_file() else ""
+        if "8<" in text:
+            pages[path.relative_to(files / docs).as_posix()] = text
+
+    def read(repo_path: str) -> tuple[str | None, str]:
+        if manifest.tree.get(repo_path) != "blob":
+            return None, ""
+        data = read_bytes(repo_path)
+        return (data.decode("utf-8", "replace"), "") if data is not None else (None, "outside")
+
+    config_dir = docs.rpartition("/")[0]
+    taken: set[str] = set()
+    for _ in range(4):  # includes in what was fetched, a few levels down
+        named = sorted(named_files(pages, site.snippets, config_dir, docs, read) - taken)
+        named = named[:MAX_INCLUDED_FILES - len(taken)]
+        if not named:
+            return
+        taken.update(named)
+        wanted = {manifest.objects[p][1]: p for p in named if p in manifest.objects}
+        try:
+            _fetch_blobs(repo, source, commit, list(wanted))()
+            found = read_objects(repo, list(wanted))
+        except GitError as exc:
+            log.debug("miles-docs: %s: included files not fetched (%s)", _name(source, commit),
+                      exc.message)
+            return
+        for oid, (object_kind, data) in found.items():
+            if object_kind == "blob" and blob_id(data) == oid:
+                _write_blob(files / wanted[oid], manifest.objects[wanted[oid]][0], data)
+        # the next round reads the pages again, with these files at hand: their includes
 
 
 def checkout_into(tmp: Path, source: SourceConfig, commit: str) -> Manifest:
@@ -297,6 +364,7 @@ def checkout_from(tmp: Path, source: SourceConfig, commit: str, base_files: Path
             if mode != "120000":
                 verified[path] = (oid, data if is_page(path) else None)
     files.mkdir(exist_ok=True)
+    _add_included(repo, files, source, commit, manifest)
     shutil.rmtree(repo)
     log.debug("miles-docs: %s: %d file(s) fetched, the rest reused from %s",
               _name(source, commit), sum(len(p) for p in need.values()), base.commit[:7])

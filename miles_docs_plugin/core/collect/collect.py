@@ -334,10 +334,15 @@ def _include_snippets(section: Section, options: dict[str, Any], report: Any,
         if kind != "blob" or any(checkout.tree.kind("/".join(parts[:i])) == "link"
                                  for i in range(1, len(parts))):
             return None, "a folder or a symlink, which an include does not follow"
-        if not repo_path.startswith(prefix):
-            return None, (f"outside the docs folder ({repo_path}); only the docs folder is "
-                          "fetched")
-        data = read_verified(checkout, repo_path)
+        try:
+            data = read_verified(checkout, repo_path)
+        except FileNotFoundError:
+            if repo_path.startswith(prefix):
+                raise CacheEntryInvalid(f"{repo_path} is missing from the cache entry") from None
+            # outside the docs folder: fetched with it only as far as the limit goes
+            return None, (f"outside the docs folder ({repo_path}) and not fetched with it "
+                          "(a fetch takes at most 64 such files; a cache entry made by an "
+                          "older version has none: delete it to fetch again)")
         text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
         return text.replace("\r\n", "\n").replace("\r", "\n"), ""
 

@@ -11,10 +11,11 @@ already in the chain is skipped), a ``;`` before a marker writes it literally, a
 ``;`` in a block is left out.
 
 Paths resolve against the extension's ``base_path`` (default ``.``: the folder of
-``mkdocs.yml``), staying inside it. Only files of the docs folder are read (a build fetches no
-other file of the upstream), checked against their blob ids; an include that names anything
-else (a file outside the docs folder, a missing file, a URL, a symlink) is removed, as the
-extension removes one it cannot find, and reported. ``auto_append`` is not applied.
+``mkdocs.yml``), staying inside it. Files are read from the pinned tree only, checked against
+their blob ids: the docs folder, and the files outside it that includes name (``README.md``),
+which the fetch brings along (:func:`named_files`; at most 64). An include that names anything
+else (a missing file, a URL, a symlink) is removed, as the extension removes one it cannot
+find, and reported. ``auto_append`` is not applied.
 """
 
 from __future__ import annotations
@@ -324,6 +325,30 @@ def _section(lines: list[str], name: str) -> list[str]:
 
 def _dedent(lines: list[str]) -> list[str]:
     return textwrap.dedent("\n".join(lines)).split("\n")
+
+
+def named_files(pages: dict[str, str], options: dict[str, Any], config_dir: str,
+                docs_dir: str, read: Reader) -> set[str]:
+    """The files outside the docs folder that the includes of ``pages`` (docs-relative path ->
+    text) name, found as the includes find files (the first base that has one decides),
+    includes in the files ``read`` has already given followed too. ``read`` gives a file of
+    the docs folder or a file outside it already at hand, and ``(None, "outside")`` for one
+    outside it not yet at hand: that one is named."""
+    named: set[str] = set()
+    prefix = docs_dir.rstrip("/") + "/"
+
+    def note(repo_path: str) -> tuple[str | None, str]:
+        text, why = read(repo_path)
+        if text is None and why and not repo_path.startswith(prefix):
+            named.add(repo_path)
+        return text, why
+
+    for path, text in pages.items():
+        if "8<" in text:
+            page_dir = posixpath.dirname(posixpath.join(docs_dir, path))
+            Includes(options, config_dir, note, page_dir=page_dir, docs_dir=docs_dir).expand(
+                text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    return named
 
 
 def record_spans(page: Page, inserted: list[tuple[int, int]]) -> None:
