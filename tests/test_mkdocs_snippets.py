@@ -250,3 +250,53 @@ def test_a_page_with_mixed_line_endings_has_its_includes() -> None:
 
     assert include_snippets(page, {}, "", "", read) == []
     assert page.content == "a\nF\nb\nc"
+
+
+def test_every_file_the_pages_include_comes_with_the_fetch(tmp_path: Path,
+                                                          cache_dir: Path) -> None:
+    """Files outside the docs folder as the build looks them up: two names of the same
+    bytes, a ``.markdown`` page's includes, an include on a first line after a byte-order
+    mark, a chain of includes deeper than a few levels."""
+    chain = {f"C{i}.md": f"level {i}\n--8<-- \"C{i + 1}.md\"\n" for i in range(7)}
+    chain["C7.md"] = "level 7\n"
+    files: dict[str, str | bytes] = {
+        "mkdocs.yml": MKDOCS_YML,
+        "docs/index.md": '# Home\n\n--8<-- "SAME-A.md"\n\n--8<-- "SAME-B.md"\n\n--8<-- "C0.md"\n',
+        "docs/other.markdown": '# Other\n\n--8<-- "OTHER.md"\n',
+        "docs/bom.md": '\ufeff--8<-- "BOM.md"\n',
+        "SAME-A.md": "Same bytes.\n", "SAME-B.md": "Same bytes.\n",
+        "OTHER.md": "Other text.\n", "BOM.md": "Bom text.\n", **chain,
+    }
+    upstream = tmp_path / "up"
+    host = make_host("mkdocs", tmp_path / "host", upstream.as_uri(), make_repo(upstream, files))
+    run = host.build(strict=False)
+    assert run.returncode == 0, run.output
+    assert "pymdownx.snippets include" not in run.output, run.output
+    text = {p.relative_to(host.out).as_posix(): re.sub(r"<[^>]+>", "", p.read_text("utf-8"))
+            for p in (host.out / "diffusion").rglob("index.html")}
+    assert text["diffusion/index.html"].count("Same bytes.") == 2
+    assert all(f"level {i}" in text["diffusion/index.html"] for i in range(8))
+    assert "Other text." in text["diffusion/other/index.html"]
+    assert "Bom text." in text["diffusion/bom/index.html"]
+
+
+def test_tree_paths_that_would_leave_the_checkout_are_never_files() -> None:
+    """A tree may hold ``..`` or ``.git`` entries that git's checkout refuses; files written
+    from object ids (a pin move, included files) must not follow them; an include's base
+    outside the repository (``/``, ``..``) finds nothing, in a working copy too."""
+    from miles_docs_plugin.builtin.git_source import _parse_tree, safe_path
+
+    for bad in ("../x.md", "docs/../../x", "a//b", "./a", ".git/hooks/post-checkout",
+                "docs/.GIT/config", "/etc/passwd", ""):
+        assert not safe_path(bad), bad
+    assert safe_path("docs/guide/page.md") and safe_path(".github/x.md")
+    tree, blobs, modes, objects = _parse_tree(
+        "100644 blob aaaa\tdocs/ok.md\x00100644 blob bbbb\tdocs/../../evil.md\x00")
+    assert set(tree) == set(blobs) == set(modes) == {"docs/ok.md"}
+    assert set(objects) == {"docs/ok.md", "docs/../../evil.md"}  # the pin is checked on all
+
+    def read(path: str) -> tuple[str | None, str]:
+        raise AssertionError(f"read {path}")
+
+    for base in ("/", "..", "../.."):
+        assert Includes({"base_path": [base]}, "", read).expand(['--8<-- "etc/hostname"']) == []

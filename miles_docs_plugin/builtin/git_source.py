@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .. import hookimpl
 from ..core.config import ROOT_DOCS, docs_prefix, mkdocs_config_paths
 from ..core.errors import ContentError, FetchError
-from ..core.model import Checkout, EntryKind
+from ..core.model import PAGE_SUFFIXES, Checkout, EntryKind
 from ..core.source.cache import Cache, Manifest, tree_from_manifest
 
 if TYPE_CHECKING:
@@ -68,6 +68,15 @@ def fetch_commit(repo: Path, source: SourceConfig, commit: str) -> None:
                          hint=f"fix the pin: `miles-docs update {source.name}`") from None
 
 
+def safe_path(path: str) -> bool:
+    """Whether a tree entry's path stays where it is put: no empty, ``.`` or ``..`` part, no
+    ``.git`` part, not absolute. git's checkout refuses other paths, but a tree may hold them,
+    and files written from object ids (a pin move, included files) must not follow them out
+    of the cache entry."""
+    return bool(path) and not any(part in ("", ".", "..") or part.lower() == ".git"
+                                  for part in path.split("/"))
+
+
 def _parse_tree(output: str) -> tuple[dict[str, EntryKind], dict[str, str], dict[str, str],
                                       dict[str, tuple[str, str]]]:
     tree: dict[str, EntryKind] = {}
@@ -80,6 +89,8 @@ def _parse_tree(output: str) -> tuple[dict[str, EntryKind], dict[str, str], dict
         meta, path = record.split("\t", 1)
         mode, kind, oid = meta.split()
         objects[path] = (mode, oid)  # every entry: the tree is verified against the pin
+        if not safe_path(path):
+            continue  # never a file of the checkout
         modes[path] = mode
         if kind == "commit":  # a submodule: not fetched, not followed
             continue
@@ -160,6 +171,9 @@ def _checkout(repo: Path, tmp: Path, source: SourceConfig, manifest: Manifest) -
 
 #: Files outside the docs folder that an MkDocs upstream's includes may bring along.
 MAX_INCLUDED_FILES = 64
+#: Included text a page's scan for those files follows (the default ``max_page_size``: the
+#: build itself takes no more).
+SCAN_BYTES = 2 << 20
 
 
 def _add_included(repo: Path, files: Path, source: SourceConfig, commit: str,
@@ -172,7 +186,7 @@ def _add_included(repo: Path, files: Path, source: SourceConfig, commit: str,
     pymdownx.snippets."""
     from ..core.collect.includes import named_files
     from ..core.collect.upstream import read_upstream
-    from ..core.source.git import GitError, read_objects
+    from ..core.source.git import read_objects
     from ..core.source.integrity import blob_id
 
     docs = source.docs_dir.rstrip("/")
@@ -190,10 +204,12 @@ def _add_included(repo: Path, files: Path, source: SourceConfig, commit: str,
     if site is None or not site.kind.startswith("mkdocs.") or site.snippets is None:
         return
     pages = {}
-    for path in (files / docs).rglob("*.md"):
-        text = path.read_text("utf-8", errors="replace") if path.is_file() else ""
-        if "8<" in text:
-            pages[path.relative_to(files / docs).as_posix()] = text
+    for path in (files / docs).rglob("*"):
+        if path.name.lower().endswith(PAGE_SUFFIXES) and not path.is_symlink() and \
+                path.is_file():
+            text = path.read_text("utf-8", errors="replace")
+            if "8<" in text:
+                pages[path.relative_to(files / docs).as_posix()] = text
 
     def read(repo_path: str) -> tuple[str | None, str]:
         if manifest.tree.get(repo_path) != "blob":
@@ -203,23 +219,27 @@ def _add_included(repo: Path, files: Path, source: SourceConfig, commit: str,
 
     config_dir = docs.rpartition("/")[0]
     taken: set[str] = set()
-    for _ in range(4):  # includes in what was fetched, a few levels down
-        named = sorted(named_files(pages, site.snippets, config_dir, docs, read) - taken)
+    while len(taken) < MAX_INCLUDED_FILES:  # includes in what was fetched, level by level
+        named = sorted(p for p in named_files(pages, site.snippets, config_dir, docs, read,
+                                              SCAN_BYTES) - taken if safe_path(p))
         named = named[:MAX_INCLUDED_FILES - len(taken)]
         if not named:
             return
         taken.update(named)
-        wanted = {manifest.objects[p][1]: p for p in named if p in manifest.objects}
-        try:
-            _fetch_blobs(repo, source, commit, list(wanted))()
-            found = read_objects(repo, list(wanted))
-        except GitError as exc:
-            log.debug("miles-docs: %s: included files not fetched (%s)", _name(source, commit),
-                      exc.message)
-            return
-        for oid, (object_kind, data) in found.items():
-            if object_kind == "blob" and blob_id(data) == oid:
-                _write_blob(files / wanted[oid], manifest.objects[wanted[oid]][0], data)
+        wanted: dict[str, list[str]] = {}  #: blob id -> the paths it is at
+        for name in named:
+            wanted.setdefault(manifest.objects[name][1], []).append(name)
+        # a failure fails the fetch: an entry without a file its pages include would be kept
+        _fetch_blobs(repo, source, commit, list(wanted))()
+        for oid, (object_kind, data) in read_objects(repo, list(wanted)).items():
+            if object_kind != "blob" or blob_id(data) != oid:
+                raise FetchError(f"{source.url.display} returned a wrong object for {oid}")
+            for name in wanted[oid]:
+                try:
+                    _write_blob(files / name, manifest.objects[name][0], data)
+                except OSError as exc:  # a name the file system refuses: not included
+                    log.debug("miles-docs: %s: %s not written (%s)", _name(source, commit),
+                              name, exc)
         # the next round reads the pages again, with these files at hand: their includes
 
 
@@ -316,6 +336,8 @@ def checkout_from(tmp: Path, source: SourceConfig, commit: str, base_files: Path
     beside = mkdocs_config_paths(source.docs_dir)
     prefix = docs_prefix(source.docs_dir)
     for path, (mode, oid) in manifest.objects.items():
+        if not safe_path(path):
+            continue  # see safe_path: never written
         kind = manifest.tree.get(path)
         published = path.startswith(prefix) or path in beside  # kept by a checkout
         if not published or kind not in ("blob", "link") or (path in beside and kind != "blob"):

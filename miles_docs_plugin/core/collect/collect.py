@@ -327,6 +327,8 @@ def _include_snippets(section: Section, options: dict[str, Any], report: Any,
     config_dir = posixpath.dirname(section.source.docs_dir.rstrip("/"))
 
     def read(repo_path: str) -> tuple[str | None, str]:
+        if repo_path.startswith("/") or repo_path == ".." or repo_path.startswith("../"):
+            return None, ""  # outside the repository
         kind = checkout.tree.kind(repo_path)
         if kind is None:
             return None, ""
@@ -343,6 +345,8 @@ def _include_snippets(section: Section, options: dict[str, Any], report: Any,
             return None, (f"outside the docs folder ({repo_path}) and not fetched with it "
                           "(a fetch takes at most 64 such files; a cache entry made by an "
                           "older version has none: delete it to fetch again)")
+        except OSError as exc:  # a name this file system cannot hold
+            return None, f"a file this machine cannot read ({exc.strerror})"
         text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
         return text.replace("\r\n", "\n").replace("\r", "\n"), ""
 

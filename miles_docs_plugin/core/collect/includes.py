@@ -214,6 +214,8 @@ class Includes:
         """Where ``path`` may be, base by base: inside a base folder (restrict_base_path: not
         outside it), or the base itself when the base is that file."""
         for base in self.bases:
+            if base.startswith("/") or base == ".." or base.startswith("../"):
+                continue  # outside the repository
             repo_path = posixpath.normpath(posixpath.join(base, path))
             if (base == "." and not (repo_path == ".." or repo_path.startswith("../"))) or \
                     repo_path.startswith(base.rstrip("/") + "/"):
@@ -328,7 +330,7 @@ def _dedent(lines: list[str]) -> list[str]:
 
 
 def named_files(pages: dict[str, str], options: dict[str, Any], config_dir: str,
-                docs_dir: str, read: Reader) -> set[str]:
+                docs_dir: str, read: Reader, max_bytes: int = 1 << 62) -> set[str]:
     """The files outside the docs folder that the includes of ``pages`` (docs-relative path ->
     text) name, found as the includes find files (the first base that has one decides),
     includes in the files ``read`` has already given followed too. ``read`` gives a file of
@@ -346,8 +348,9 @@ def named_files(pages: dict[str, str], options: dict[str, Any], config_dir: str,
     for path, text in pages.items():
         if "8<" in text:
             page_dir = posixpath.dirname(posixpath.join(docs_dir, path))
-            Includes(options, config_dir, note, page_dir=page_dir, docs_dir=docs_dir).expand(
-                text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+            Includes(options, config_dir, note, page_dir=page_dir, docs_dir=docs_dir,
+                     max_bytes=max_bytes).expand(text.removeprefix("\ufeff").replace(
+                         "\r\n", "\n").replace("\r", "\n").split("\n"))
     return named
 
 
