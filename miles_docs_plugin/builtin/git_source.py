@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .. import hookimpl
 from ..core.config import ROOT_DOCS, docs_prefix, mkdocs_config_paths
 from ..core.errors import ContentError, FetchError
-from ..core.model import PAGE_SUFFIXES, Checkout, EntryKind
+from ..core.model import Checkout, EntryKind, safe_path
 from ..core.source.cache import Cache, Manifest, tree_from_manifest
 
 if TYPE_CHECKING:
@@ -66,15 +66,6 @@ def fetch_commit(repo: Path, source: SourceConfig, commit: str) -> None:
     except GitError:
         raise FetchError(f"commit {commit} does not exist in {source.url.display}",
                          hint=f"fix the pin: `miles-docs update {source.name}`") from None
-
-
-def safe_path(path: str) -> bool:
-    """Whether a tree entry's path stays where it is put: no empty, ``.`` or ``..`` part, no
-    ``.git`` part, not absolute. git's checkout refuses other paths, but a tree may hold them,
-    and files written from object ids (a pin move, included files) must not follow them out
-    of the cache entry."""
-    return bool(path) and not any(part in ("", ".", "..") or part.lower() == ".git"
-                                  for part in path.split("/"))
 
 
 def _parse_tree(output: str) -> tuple[dict[str, EntryKind], dict[str, str], dict[str, str],
@@ -184,10 +175,9 @@ def _add_included(repo: Path, files: Path, source: SourceConfig, commit: str,
     ids, as it reads the docs folder. Regular files only, at most
     :data:`MAX_INCLUDED_FILES`; none when the upstream's ``mkdocs.yml`` does not turn on
     pymdownx.snippets."""
-    from ..core.collect.includes import named_files
+    from ..core.collect.collect import is_page
+    from ..core.collect.includes import named_files, text_of
     from ..core.collect.upstream import read_upstream
-    from ..core.source.git import read_objects
-    from ..core.source.integrity import blob_id
 
     docs = source.docs_dir.rstrip("/")
     if source.docs_dir == ROOT_DOCS or not (files / docs).is_dir():
@@ -201,21 +191,22 @@ def _add_included(repo: Path, files: Path, source: SourceConfig, commit: str,
             return None
 
     site = read_upstream(lambda rel: None, read_bytes, source.docs_dir)
-    if site is None or not site.kind.startswith("mkdocs.") or site.snippets is None:
+    if site is None or not site.mkdocs or site.snippets is None:
         return
-    pages = {}
-    for path in (files / docs).rglob("*"):
-        if path.name.lower().endswith(PAGE_SUFFIXES) and not path.is_symlink() and \
-                path.is_file():
-            text = path.read_text("utf-8", errors="replace")
-            if "8<" in text:
-                pages[path.relative_to(files / docs).as_posix()] = text
 
     def read(repo_path: str) -> tuple[str | None, str]:
-        if manifest.tree.get(repo_path) != "blob":
-            return None, ""
         data = read_bytes(repo_path)
-        return (data.decode("utf-8", "replace"), "") if data is not None else (None, "outside")
+        if data is None:
+            return None, "outside" if manifest.tree.get(repo_path) == "blob" else ""
+        return text_of(data.decode("utf-8", "replace")), ""
+
+    prefix = docs + "/"
+    pages = {}
+    for repo_path in manifest.tree:
+        if repo_path.startswith(prefix) and is_page(repo_path):
+            text = read(repo_path)[0] or ""
+            if "8<" in text:
+                pages[repo_path[len(prefix):]] = text
 
     config_dir = docs.rpartition("/")[0]
     taken: set[str] = set()
@@ -226,21 +217,40 @@ def _add_included(repo: Path, files: Path, source: SourceConfig, commit: str,
         if not named:
             return
         taken.update(named)
-        wanted: dict[str, list[str]] = {}  #: blob id -> the paths it is at
+        wanted: dict[str, list[tuple[str, str]]] = {}  #: blob id -> (path, mode) to write
         for name in named:
-            wanted.setdefault(manifest.objects[name][1], []).append(name)
+            mode, oid = manifest.objects[name]
+            wanted.setdefault(oid, []).append((name, mode))
         # a failure fails the fetch: an entry without a file its pages include would be kept
         _fetch_blobs(repo, source, commit, list(wanted))()
-        for oid, (object_kind, data) in read_objects(repo, list(wanted)).items():
-            if object_kind != "blob" or blob_id(data) != oid:
-                raise FetchError(f"{source.url.display} returned a wrong object for {oid}")
-            for name in wanted[oid]:
-                try:
-                    _write_blob(files / name, manifest.objects[name][0], data)
-                except OSError as exc:  # a name the file system refuses: not included
-                    log.debug("miles-docs: %s: %s not written (%s)", _name(source, commit),
-                              name, exc)
+        _write_objects(repo, source, files, wanted, skip_unwritable=True)
         # the next round reads the pages again, with these files at hand: their includes
+
+
+def _write_objects(repo: Path, source: SourceConfig, files: Path,
+                   need: dict[str, list[tuple[str, str]]], verified: Verified | None = None,
+                   *, skip_unwritable: bool = False) -> None:
+    """Write the blobs ``need`` names (blob id -> (path, mode) each) from ``repo`` into
+    ``files``, each checked against its id; the bytes of each file written go into
+    ``verified`` (pages' kept). ``skip_unwritable``: a name the file system refuses is left
+    out (an included file), instead of failing the fetch."""
+    from ..core.collect.collect import is_page
+    from ..core.source.git import read_objects
+    from ..core.source.integrity import blob_id
+
+    for oid, (object_kind, data) in read_objects(repo, list(need)).items():
+        if object_kind != "blob" or blob_id(data) != oid:
+            raise FetchError(f"{source.url.display} returned a wrong object for {oid}")
+        for path, mode in need[oid]:
+            try:
+                _write_blob(files / path, mode, data)
+            except OSError as exc:
+                if not skip_unwritable:
+                    raise
+                log.debug("miles-docs: %s: %s not written (%s)", source.url.display, path, exc)
+                continue
+            if verified is not None and mode != "120000":
+                verified[path] = (oid, data if is_page(path) else None)
 
 
 def checkout_into(tmp: Path, source: SourceConfig, commit: str) -> Manifest:
@@ -324,8 +334,7 @@ def checkout_from(tmp: Path, source: SourceConfig, commit: str, base_files: Path
     fetched) goes into ``verified``, so the build that fetched it need not hash it again.
     """
     from ..core.collect.collect import is_page
-    from ..core.source.git import GitError, read_objects
-    from ..core.source.integrity import blob_id
+    from ..core.source.git import GitError
 
     verified = {} if verified is None else verified
     repo = _start(tmp, source, commit)
@@ -378,13 +387,7 @@ def checkout_from(tmp: Path, source: SourceConfig, commit: str, base_files: Path
         return _checkout(repo, tmp, source, manifest)
     for oid, paths in late.items():
         need.setdefault(oid, []).extend(paths)
-    for oid, (object_kind, data) in read_objects(repo, list(need)).items():
-        if object_kind != "blob" or blob_id(data) != oid:
-            raise FetchError(f"{source.url.display} returned a wrong object for {oid}")
-        for path, mode in need[oid]:
-            _write_blob(files / path, mode, data)
-            if mode != "120000":
-                verified[path] = (oid, data if is_page(path) else None)
+    _write_objects(repo, source, files, need, verified)
     files.mkdir(exist_ok=True)
     _add_included(repo, files, source, commit, manifest)
     shutil.rmtree(repo)

@@ -128,7 +128,7 @@ def _upstream_nav(items: list[NavItem], section: Section, ctx: BuildContext,
 def _hidden(section: Section, path: str) -> bool:
     """Mintlify's ``hidden: true`` front matter: the page stays out of the navigation."""
     site = section.upstream
-    return site is not None and site.kind in ("docs.json", "mint.json") and \
+    return site is not None and site.mintlify and \
         section.pages[path].meta.get("hidden") is True
 
 

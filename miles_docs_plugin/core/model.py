@@ -22,6 +22,15 @@ _set = object.__setattr__  # frozen records set their fields once, in __init__
 EntryKind = Literal["blob", "tree", "link"]
 
 
+def safe_path(path: str) -> bool:
+    """Whether a repository path stays inside the repository where it is put: no empty, ``.``
+    or ``..`` part, no ``.git`` part, not absolute. git's checkout refuses other paths, but a
+    tree may hold them, and files written from object ids (a pin move, included files), or
+    read for an include, must not follow them out of the checkout."""
+    return bool(path) and not any(part in ("", ".", "..") or part.lower() == ".git"
+                                  for part in path.split("/"))
+
+
 class RepoTree:
     """What exists in the repository at the pinned commit (or in a local working copy).
 

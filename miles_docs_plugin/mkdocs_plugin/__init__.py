@@ -153,6 +153,7 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         self.page_extensions.clear()
         snippets = "pymdownx.snippets" in config.markdown_extensions
         for section in result.sections.values():
+            written_for = upstream_syntax(section.upstream)
             for page in section.pages.values():
                 host = section.host_path(page.path)
                 if section.source.sandboxed:
@@ -161,7 +162,8 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
                     content = page.content = margin_fences(page.content)
                 files.append(File.generated(config, host, content=content))
                 self.by_host_path[host] = (section, page)
-                self._note_extensions(section, page, content, installable, config)
+                self._note_extensions(section, page, content, installable, config,
+                                      written_for)
                 _release(page, section.source.sandboxed)
             for asset in section.assets.values():
                 files.append(File.generated(config, section.host_path(asset.path),
@@ -174,11 +176,11 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         return files
 
     def _note_extensions(self, section: Section, page: Page, content: str,
-                         installable: list[str], config: MkDocsConfig) -> None:
+                         installable: list[str], config: MkDocsConfig,
+                         written_for: frozenset[str] = frozenset()) -> None:
         """Record the extensions ``page`` needs (on the section too); the ones the host has
         not turned on are turned on for that page only, while MkDocs renders it."""
-        needs = page_extensions(content, upstream_syntax(section.upstream)).intersection(
-            installable)
+        needs = page_extensions(content, written_for).intersection(installable)
         section.extensions.update(needs)
         extra = sorted(needs.difference(config.markdown_extensions))
         if "pymdownx.highlight" in extra and ("pymdownx.superfences" not in extra or any(

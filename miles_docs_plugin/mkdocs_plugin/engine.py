@@ -120,7 +120,7 @@ class MkDocsEngine(Engine):
         parses the page again nor imports markdown-it."""
         upstream = section.upstream
         content = page.content
-        if (upstream is not None and upstream.kind.startswith("mkdocs.")) or \
+        if (upstream is not None and upstream.mkdocs) or \
                 not _may_need_lists(content) or ctx.scans is None:
             return
         page.content = ctx.scans.cached("l", content, lambda: commonmark_lists(content),
@@ -283,7 +283,7 @@ EXTENSION_BUNDLES = {
 
 def upstream_syntax(site: UpstreamSite | None) -> frozenset[str]:
     """The extensions of :data:`UPSTREAM_SYNTAX` the upstream's pages are written for."""
-    if site is None or not site.kind.startswith("mkdocs."):
+    if site is None or not site.mkdocs:
         return GFM
     names: set[str] = set()
     for name in site.extensions:
@@ -310,12 +310,14 @@ def installable_extensions() -> list[str]:
     """
     import importlib.util
 
-    names = ["admonition", "attr_list", "md_in_html", "footnotes", "def_list", "abbr"]
-    if importlib.util.find_spec("pymdownx") is not None:
+    pymdownx = importlib.util.find_spec("pymdownx") is not None
+    names = ["admonition", "attr_list", "md_in_html"]
+    if pymdownx:
         names += ["pymdownx.details", "pymdownx.superfences", "pymdownx.tabbed",
-                  "pymdownx.highlight", "pymdownx.tasklist", "pymdownx.tilde", "pymdownx.mark",
-                  "pymdownx.caret", "pymdownx.keys"]
-    return names
+                  "pymdownx.highlight"]
+    # and what an upstream's pages may be written for
+    return names + [name for name, _, _ in UPSTREAM_SYNTAX
+                    if pymdownx or not name.startswith("pymdownx.")]
 
 
 def _fence_lines(content: str) -> Iterator[tuple[int, str, str, str, int]]:

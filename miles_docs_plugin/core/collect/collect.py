@@ -320,15 +320,13 @@ def _include_snippets(section: Section, options: dict[str, Any], report: Any,
     """Put the text of the MkDocs upstream's ``--8<--`` includes in its pages, read from the
     docs folder of the pinned tree (see ``core/collect/includes.py``); a page takes in no
     more than ``max_page_bytes`` of included text."""
-    from .includes import include_snippets
+    from .includes import include_snippets, text_of
 
     checkout = section.checkout
     prefix = docs_prefix(section.source.docs_dir)
     config_dir = posixpath.dirname(section.source.docs_dir.rstrip("/"))
 
     def read(repo_path: str) -> tuple[str | None, str]:
-        if repo_path.startswith("/") or repo_path == ".." or repo_path.startswith("../"):
-            return None, ""  # outside the repository
         kind = checkout.tree.kind(repo_path)
         if kind is None:
             return None, ""
@@ -347,13 +345,19 @@ def _include_snippets(section: Section, options: dict[str, Any], report: Any,
                           "older version has none: delete it to fetch again)")
         except OSError as exc:  # a name this file system cannot hold
             return None, f"a file this machine cannot read ({exc.strerror})"
-        text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-        return text.replace("\r\n", "\n").replace("\r", "\n"), ""
+        return text_of(data.decode("utf-8", errors="replace")), ""
+
+    read_once: dict[str, tuple[str | None, str]] = {}  #: a file many pages include: read once
+
+    def read_cached(repo_path: str) -> tuple[str | None, str]:
+        if repo_path not in read_once:
+            read_once[repo_path] = read(repo_path)
+        return read_once[repo_path]
 
     for path, page in section.pages.items():
         if "8<" in page.content:
             for line, message in include_snippets(page, options, config_dir,
-                                                  section.source.docs_dir, read,
+                                                  section.source.docs_dir, read_cached,
                                                   max_page_bytes):
                 report(section, path, line, "snippet", message)
 
@@ -394,8 +398,7 @@ def apply_conventions(section: Section, others: list[str], report: Any,
         page = section.pages.pop(path, None)
         if page is not None:
             section.snippets[path] = page
-    mintlify = section.upstream is not None and section.upstream.kind in ("docs.json",
-                                                                          "mint.json")
+    mintlify = section.upstream is not None and section.upstream.mintlify
     rule = index_rule(section.pages, readme_index=not mintlify)
     for path, dest in rule.dests.items():
         section.pages[path].dest = dest

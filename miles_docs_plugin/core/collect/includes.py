@@ -26,6 +26,7 @@ import textwrap
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from ..model import safe_path
 from ..patterns import lazy_re
 from .upstream import RelativeTo
 
@@ -118,8 +119,7 @@ class Includes:
                 if not is_section and "8<-" in line:
                     s = SECTION_RE.match(line)
                     if s and s.group("escape"):
-                        line = (s.group("pre") + s.group("escape").replace(";", "", 1) +
-                                s.group("marker") + s.group("section") + s.group("post"))
+                        line = _unescaped(s)
                     elif s:
                         if top:
                             self._note(i, 0)
@@ -214,11 +214,10 @@ class Includes:
         """Where ``path`` may be, base by base: inside a base folder (restrict_base_path: not
         outside it), or the base itself when the base is that file."""
         for base in self.bases:
-            if base.startswith("/") or base == ".." or base.startswith("../"):
+            if base != "." and not safe_path(base):
                 continue  # outside the repository
             repo_path = posixpath.normpath(posixpath.join(base, path))
-            if (base == "." and not (repo_path == ".." or repo_path.startswith("../"))) or \
-                    repo_path.startswith(base.rstrip("/") + "/"):
+            if safe_path(repo_path) and (base == "." or repo_path.startswith(base + "/")):
                 yield repo_path
             if posixpath.normpath(posixpath.join(posixpath.dirname(base), path)) == base:
                 yield base
@@ -311,8 +310,7 @@ def _section(lines: list[str], name: str) -> list[str]:
     for line in lines:
         m = SECTION_RE.match(line) if "8<-" in line else None
         if m and m.group("escape"):
-            line = (m.group("pre") + m.group("escape").replace(";", "", 1) + m.group("marker") +
-                    m.group("section") + m.group("post"))
+            line = _unescaped(m)
         elif m is not None and m.group("name") == name:
             if m.group("type") == "start":
                 inside = True
@@ -323,6 +321,18 @@ def _section(lines: list[str], name: str) -> list[str]:
         if inside:
             out.append(line)
     return out
+
+
+def _unescaped(m: re.Match[str]) -> str:
+    """A section marker written with ``;`` before it: the marker as text, one ``;`` less."""
+    return (m.group("pre") + m.group("escape").replace(";", "", 1) + m.group("marker") +
+            m.group("section") + m.group("post"))
+
+
+def text_of(data: str) -> str:
+    """A file's or a page's text as MkDocs reads it: no byte-order mark, every line ending
+    a newline."""
+    return data.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _dedent(lines: list[str]) -> list[str]:
@@ -349,8 +359,7 @@ def named_files(pages: dict[str, str], options: dict[str, Any], config_dir: str,
         if "8<" in text:
             page_dir = posixpath.dirname(posixpath.join(docs_dir, path))
             Includes(options, config_dir, note, page_dir=page_dir, docs_dir=docs_dir,
-                     max_bytes=max_bytes).expand(text.removeprefix("\ufeff").replace(
-                         "\r\n", "\n").replace("\r", "\n").split("\n"))
+                     max_bytes=max_bytes).expand(text_of(text).split("\n"))
     return named
 
 
@@ -375,17 +384,13 @@ def include_snippets(page: Page, options: dict[str, Any], config_dir: str, docs_
     """Put the text of the page's includes in it; returns the includes left out, as (1-based
     line of the page, message). ``config_dir``, ``docs_dir``: the folders of ``mkdocs.yml``
     and of the pages, from the repository root."""
-    body = page.content[page.body_start:]
-    if "\r" in body:  # as MkDocs reads a page: any line ending is a line ending
-        lines, newline = body.replace("\r\n", "\n").replace("\r", "\n").split("\n"), "\n"
-    else:
-        lines, newline = body.split("\n"), "\n"
+    lines = text_of(page.content[page.body_start:]).split("\n")
     page_dir = posixpath.dirname(posixpath.join(docs_dir, page.path))
     includes = Includes(options, config_dir, read, max_bytes=max_bytes, page_dir=page_dir,
                         docs_dir=docs_dir)
     expanded = includes.expand(lines)
     if expanded != lines:
-        page.content = page.content[:page.body_start] + newline.join(expanded)
+        page.content = page.content[:page.body_start] + "\n".join(expanded)
         record_spans(page, includes.inserted)
     base = page.body_line - page.line_delta + 1
     return [(base + i, message) for i, message in includes.problems]

@@ -84,6 +84,16 @@ class UpstreamSite(Record):
         self.snippets = snippets
         self.extensions = [] if extensions is None else extensions
 
+    @property
+    def mkdocs(self) -> bool:
+        """An MkDocs site (``mkdocs.yml`` / ``mkdocs.yaml``)."""
+        return self.kind.startswith("mkdocs.")
+
+    @property
+    def mintlify(self) -> bool:
+        """A Mintlify site (``docs.json`` / ``mint.json``)."""
+        return self.kind in ("docs.json", "mint.json")
+
 
 class _Invalid(Exception):
     pass
@@ -326,33 +336,15 @@ def _mkdocs_nav(items: Any, file: str) -> list[NavItem]:
     return out
 
 
-def extension_names(extensions: Any) -> list[str]:
-    """The extension names of an ``mkdocs.yml`` ``markdown_extensions`` value (a list of
-    names and one-key mappings of a name to its options, or a mapping)."""
-    if isinstance(extensions, dict):
-        return [str(name) for name in extensions]
-    names: list[str] = []
-    for entry in extensions if isinstance(extensions, list) else []:
-        if isinstance(entry, str):
-            names.append(entry)
-        elif isinstance(entry, dict) and len(entry) == 1:
-            names.append(str(next(iter(entry))))
-    return names
-
-
-def snippets_options(extensions: Any) -> dict[str, Any] | None:
-    """The ``pymdownx.snippets`` options of an ``mkdocs.yml`` ``markdown_extensions`` value,
-    or None when it does not turn the extension on."""
-    for entry in extensions if isinstance(extensions, list) else [extensions]:
-        if entry == "pymdownx.snippets":
-            return {}
-        if isinstance(entry, dict) and "pymdownx.snippets" in entry:
-            options = entry["pymdownx.snippets"]
-            return dict(options) if isinstance(options, dict) else {}
-    if isinstance(extensions, dict) and "pymdownx.snippets" in extensions:
-        options = extensions["pymdownx.snippets"]
-        return dict(options) if isinstance(options, dict) else {}
-    return None
+def markdown_extensions(value: Any) -> dict[str, dict[str, Any]]:
+    """An ``mkdocs.yml`` ``markdown_extensions`` value (a list of names and one-key mappings
+    of a name to its options, or a mapping) as name -> options (``{}`` for none)."""
+    entries = list(value.items()) if isinstance(value, dict) else [
+        (entry, None) if isinstance(entry, str) else next(iter(entry.items()))
+        for entry in (value if isinstance(value, list) else [])
+        if isinstance(entry, str) or (isinstance(entry, dict) and len(entry) == 1)]
+    return {str(name): dict(options) if isinstance(options, dict) else {}
+            for name, options in entries}
 
 
 def _read_mkdocs_yml(read_repo: Reader, docs_dir: str) -> UpstreamSite | None:
@@ -381,9 +373,9 @@ def _read_mkdocs_yml(read_repo: Reader, docs_dir: str) -> UpstreamSite | None:
         exclude = [".*", "/templates/"] + [
             line for key in ("exclude_docs", "draft_docs")
             if isinstance(data.get(key), str) for line in data[key].splitlines()]
-        markdown = data.get("markdown_extensions")
-        site: dict[str, Any] = {"exclude": exclude, "snippets": snippets_options(markdown),
-                                "extensions": extension_names(markdown)}
+        markdown = markdown_extensions(data.get("markdown_extensions"))
+        site: dict[str, Any] = {"exclude": exclude, "extensions": list(markdown),
+                                "snippets": markdown.get("pymdownx.snippets")}
         if "nav" not in data or data["nav"] is None:
             return UpstreamSite(name, file, None, **site)
         try:
