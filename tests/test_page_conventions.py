@@ -1,7 +1,7 @@
 """Which upstream files are pages, in both engines: the index rule, snippets, dot-folders,
 landing pages, ``docs_dir: .`` and an upstream MkDocs nav.
 
-One small upstream repository holds every case; a Material host and a furo host inject it
+One small upstream repository holds every case; a Material host and a Sphinx host inject it
 (and a second source without an index, whose docs are the repository root) once per module.
 """
 

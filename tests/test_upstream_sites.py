@@ -1,6 +1,6 @@
 """Real Mintlify upstreams (the Miles docs, mem0) injected as their authors built them.
 
-Both trees are injected into one MkDocs Material host and one Sphinx furo host, each built once
+Both trees are injected into one MkDocs Material host and one Sphinx host, each built once
 for the module. The section's nav, read back from the built sidebar, must list the pages of the
 upstream's ``docs.json`` navigation in its order; snippets are not pages; the Miles docs' links
 to redirected paths lead to the redirect's destination; no internal link is broken.
@@ -52,7 +52,8 @@ def upstream_order(tree: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[Path, str]]]:
-    """Both trees injected into a Material host and a furo host, built once each."""
+    """Both trees injected into a Material host and a Sphinx host (its nav on the home page),
+    built once each."""
     base = tmp_path_factory.mktemp("upstream-sites")
     repos = {}
     for name, tree in MOUNTS.items():

@@ -11,7 +11,8 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
-from ..model import NavGroup, NavItem, NavLink, NavPage, Page, Section, nav_pages
+from ..model import NavGroup, NavItem, NavLink, NavPage, Page, Section, name_title, nav_pages
+from ..patterns import lazy_re
 from ..transform.blocks import escape_inline
 from ..transform.markdown import escape_destination
 
@@ -54,7 +55,8 @@ def _overview(items: list[NavItem], section: Section, engine: Engine, depth: int
             meta_title = page.meta.get("title")
             title = item.title or page.title or (
                 meta_title.strip() if isinstance(meta_title, str) and meta_title.strip()
-                else posixpath.splitext(posixpath.basename(item.path))[0])
+                else _first_heading(page) or
+                name_title(posixpath.splitext(posixpath.basename(item.path))[0]))
             there = section.host_path(item.path, page)
             link = escape_destination(engine.doc_link(here, there, page=True), angle=True)
             lines.append(f"{pad}- [{escape_inline(title)}]({link})")
@@ -70,6 +72,28 @@ def _overview(items: list[NavItem], section: Section, engine: Engine, depth: int
                 lines.append(f"{pad}- **{escape_inline(item.title)}**")
                 lines += inner
     return lines
+
+
+#: An ATX ``#`` heading line (its text without closing ``#``s or a ``{#id}``), and a fence.
+_H1_RE = lazy_re(r"^ {0,3}# +(.*?)(?: +#+)? *(?:\{[^}]*\})? *$")
+_FENCE_RE = lazy_re(r"^ *(`{3,}|~{3,})")
+#: Inline markup a title in a nav shows as text: emphasis, code, a link's destination.
+_MARKUP_RE = lazy_re(r"\[([^\]]*)\]\([^)]*\)|[*_`]+")
+
+
+def _first_heading(page: Page) -> str | None:
+    """The text of the page's first ``#`` heading outside code (its title in every engine),
+    read from the page's text: a build that replays the page has no scan of it."""
+    fence = ""
+    for line in page.content[page.body_start:].split("\n"):
+        m = _FENCE_RE.match(line)
+        if m and (not fence or m.group(1).startswith(fence)):
+            fence = "" if fence else m.group(1)
+            continue
+        h = None if fence else _H1_RE.match(line)
+        if h and h.group(1).strip():
+            return _MARKUP_RE.sub(lambda x: x.group(1) or "", h.group(1)).strip() or None
+    return None
 
 
 def finish(section: Section, engine: Engine) -> None:
