@@ -22,7 +22,7 @@ GOLDEN = ROOT / "tests" / "golden"
 CASES = sorted(p.stem for p in [*GOLDEN.glob("*.mdx"), *GOLDEN.glob("*.md")])
 #: Visible text that means some syntax was shown instead of rendered.
 RAW = re.compile(r"</?[A-Z][A-Za-z]+[\s/>]|```|~~~|\{/\*|^\s*(?:import|export)\s|^#{1,6} |"
-                 r"<!--|mdp:", re.M)
+                 r"<!--|mdp:|^\s*(?:===|\?\?\?|!!!) ", re.M)
 
 
 @pytest.fixture(scope="module")

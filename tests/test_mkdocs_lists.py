@@ -1,10 +1,12 @@
-"""Lists written for CommonMark (Mintlify, GitHub) read the same on an MkDocs host.
+"""Lists, fences and component blocks written for CommonMark (Mintlify, GitHub) read the same
+on an MkDocs host.
 
-Python-Markdown needs a blank line before a list, nests by steps of four columns, reads an
-item right after a block in the item above as that item's text and makes one list of two
-that follow each other; CommonMark does none of this. ``commonmark_lists`` writes the lists so
-that Python-Markdown reads what CommonMark reads: checked here against markdown-it on
-generated pages, and in a real ``mkdocs build``.
+Python-Markdown needs a blank line before a list and around a fence, nests by steps of four
+columns, reads an item right after a block in the item above as that item's text, makes one
+list of two that follow each other, and reads the blocks written for components (``!!!``,
+``???``, ``===``) only at a multiple of four columns; CommonMark does none of this.
+``commonmark_blocks`` writes the pages so that Python-Markdown reads what CommonMark reads:
+checked here against markdown-it on generated pages, and in real ``mkdocs build`` runs.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from support import make_repo
 
-from miles_docs_plugin.mkdocs_plugin.engine import commonmark_lists
+from miles_docs_plugin.mkdocs_plugin.commonmark import commonmark_blocks
 
 COMMONMARK = MarkdownIt("commonmark")
 
@@ -38,8 +40,10 @@ def _python_markdown(text: str) -> str:
     return str(markdown.markdown(text, extensions=["pymdownx.superfences"]))
 
 
-ITEM_PARTS = st.lists(st.sampled_from(["nested", "deeper", "text", "fence"]), max_size=2)
-LISTS = st.lists(st.tuples(st.sampled_from(["para", "intro", "bullets", "numbers"]),
+ITEM_PARTS = st.lists(st.sampled_from(["nested", "deeper", "text", "fence", "tight fence"]),
+                      max_size=2)
+LISTS = st.lists(st.tuples(st.sampled_from(["para", "intro", "bullets", "numbers", "code",
+                                            "indented code"]),
                            st.lists(ITEM_PARTS, min_size=1, max_size=3)),
                  min_size=1, max_size=4)
 
@@ -49,6 +53,15 @@ def _page(blocks: list[tuple[str, list[list[str]]]]) -> str:
     for kind, items in blocks:
         if kind == "para":
             out += ["Some text.", ""]
+            continue
+        if kind == "code":  # a fence right under a line of text, and text right under it
+            out += ["Run:", "```bash", "echo x", "```", "Then more.", ""]
+            continue
+        if kind == "indented code":  # MDX indents as it likes; so may CommonMark, by 1-3
+            pad = " " * len(items)
+            closing = " " * ((len(items) + 1) % 4)  # a closing fence may be indented as well
+            out += ["Code:", "", f"{pad}```bash", f"{pad} echo x", f"{pad}  echo y",
+                    f"{closing}```", ""]
             continue
         if kind == "intro":
             out.append("Dealing with:")  # a list right under it
@@ -63,8 +76,10 @@ def _page(blocks: list[tuple[str, list[list[str]]]]) -> str:
                     out += [f"{pad}- nested", f"{pad}  - deeper"]
                 elif part == "text":
                     out += ["", f"{pad}More text."]
-                else:
+                elif part == "fence":
                     out += ["", f"{pad}```bash", f"{pad}echo x", f"{pad}```"]
+                else:
+                    out += [f"{pad}```bash", f"{pad}echo x", f"{pad}```"]
         out.append("")
     return "\n".join(out) + "\n"
 
@@ -74,14 +89,38 @@ def _page(blocks: list[tuple[str, list[list[str]]]]) -> str:
 def test_python_markdown_reads_the_lists_as_commonmark_does(
         blocks: list[tuple[str, list[list[str]]]]) -> None:
     page = _page(blocks)
-    assert _html(_python_markdown(commonmark_lists(page))) == _html(COMMONMARK.render(page)), \
-        (page, commonmark_lists(page))
+    assert _html(_python_markdown(commonmark_blocks(page))) == _html(COMMONMARK.render(page)), \
+        (page, commonmark_blocks(page))
+
+
+@settings(max_examples=200, deadline=None)
+@given(LISTS, st.integers(0, 3), st.sampled_from(['!!! note "T"', '??? note "T"', '=== "T"']))
+def test_a_component_s_content_reads_as_commonmark_reads_it_alone(
+        blocks: list[tuple[str, list[list[str]]]], extra: int, opener: str) -> None:
+    """What the engine writes for a component: its opening line (indented as the component's
+    tag was, which MDX allows), then its content, a page of its own written for CommonMark,
+    four columns further in."""
+    inner = _page(blocks)
+    pad = " " * extra
+    page = f"Before.\n\n{pad}{opener}\n" + "".join(
+        f"{pad}    {line}\n" if line.strip() else "\n" for line in inner.split("\n")) + "After.\n"
+    shaped = commonmark_blocks(page)
+    got = markdown.markdown(shaped, extensions=["admonition", "pymdownx.details",
+                                                "pymdownx.superfences", "pymdownx.tabbed"],
+                            extension_configs={"pymdownx.tabbed": {"alternate_style": True}})
+    # the component's own markup, around what CommonMark makes of its content
+    got = re.sub(r'<(div|details) class="(?:admonition )?note">\s*(?:<p class="admonition-'
+                 r'title">T</p>|<summary>T</summary>)(.*)</\1>', r"<x>\2</x>", got, flags=re.S)
+    got = re.sub(r'<div class="tabbed-set[^"]*".*?<div class="tabbed-block">(.*)</div>\s*</div>'
+                 r'\s*</div>', r"<x>\1</x>", got, flags=re.S)
+    assert _html(got) == _html(f"<p>Before.</p><x>{COMMONMARK.render(inner)}</x>"
+                               "<p>After.</p>"), (page, shaped)
 
 
 def test_pages_without_such_lists_are_left_alone() -> None:
     for page in ("# Title\n\nText.\n\n- a\n- b\n", "- a\n    - b\n", "> - quoted\n>   - two\n",
                  "```\n- a\n  - b\n```\n", "Text\n\n1. one\n2. two\n"):
-        assert commonmark_lists(page) == page
+        assert commonmark_blocks(page) == page
 
 
 def test_a_mintlify_upstream_s_lists_in_a_real_mkdocs_build(tmp_path: Path,

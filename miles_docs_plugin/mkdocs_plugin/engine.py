@@ -115,16 +115,22 @@ class MkDocsEngine(Engine):
         return make
 
     def finish_page(self, section: Section, page: Page, ctx: BuildContext) -> None:
-        """Lists written for CommonMark, written for Python-Markdown (:func:`commonmark_lists`),
+        """Blocks written for CommonMark (lists, fences, and the blocks this engine wrote for
+        components), written for Python-Markdown (:func:`.commonmark.commonmark_blocks`),
         unless the upstream is an MkDocs site. Kept in the scan cache: a warm build neither
         parses the page again nor imports markdown-it."""
         upstream = section.upstream
         content = page.content
         if (upstream is not None and upstream.mkdocs) or \
-                not _may_need_lists(content) or ctx.scans is None:
+                not _may_need_shaping(content) or ctx.scans is None:
             return
-        page.content = ctx.scans.cached("l", content, lambda: commonmark_lists(content),
-                                        str, str)
+
+        def shape() -> str:
+            from .commonmark import commonmark_blocks
+
+            return commonmark_blocks(content)
+
+        page.content = ctx.scans.cached("l", content, shape, str, str)
 
     def code_fence(self, indent: str, marker: str, meta: FenceMeta) -> list[str]:
         # pymdownx.superfences reads pymdownx.highlight's options from the info string
@@ -450,115 +456,23 @@ def page_extensions(content: str, upstream: frozenset[str] = frozenset()) -> set
     return needs
 
 
-#: A page whose lists Python-Markdown may read otherwise than CommonMark: a line indented one
-#: to three columns past a multiple of four (an item's text, or a nested item, under its
-#: parent's text), a list item right under a line that is no list item (a list that
-#: interrupts a paragraph), or a list item after a list item and a blank line (a second list).
-_LIST_HINT_RE = lazy_re(r"\n(?:(?: {4})* {1,3}\S|"
-                        r"(?![ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$))[^ \t\n][^\n]*\n"
-                        r"(?:[-*+]|\d{1,9}[.)])[ \t]|"
-                        r"(?:[-*+]|\d{1,9}[.)])[ \t][^\n]*\n\n(?:[-*+]|\d{1,9}[.)])[ \t])")
-_LIST_PARSER: Any = None
+#: A page whose blocks Python-Markdown may read otherwise than CommonMark
+#: (:mod:`.commonmark`): a line indented one to three columns past a multiple of four (an
+#: item's text, or a nested item, under its parent's text; a fence or a component's block
+#: indented as MDX allows), a list item right under a line that is no list item (a list that
+#: interrupts a paragraph), a list item after a list item and a blank line (a second list), a
+#: fence right under a line of text, or a line of text right under a bare fence (the text
+#: after a block of code).
+_BLOCK_HINT_RE = lazy_re(r"\n(?:(?: {4})* {1,3}\S|"
+                         r"(?: {4})*(?![ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$))[^ \t\n][^\n]*\n"
+                         r"(?: {4})*(?:[-*+]|\d{1,9}[.)])[ \t]|"
+                         r"(?:[-*+]|\d{1,9}[.)])[ \t][^\n]*\n\n(?:[-*+]|\d{1,9}[.)])[ \t]|"
+                         r"(?: {4})*[^ \t\n][^\n]*\n(?: {4})*(?:`{3}|~{3})|"
+                         r"(?: {4})*(?:`{3,}|~{3,})[ \t]*\n(?: {4})*[^ \t\n`~])")
 
 
-def _may_need_lists(content: str) -> bool:
-    """Whether :data:`_LIST_HINT_RE` finds a line of ``content``: searched after a newline,
+def _may_need_shaping(content: str) -> bool:
+    """Whether :data:`_BLOCK_HINT_RE` finds a line of ``content``: searched after a newline,
     which ``re`` skips to, rather than with ``(?m)^`` tried at every position (62 ms against
     a few for 1,000 pages)."""
-    return _LIST_HINT_RE.search("\n" + content) is not None
-
-
-def commonmark_lists(content: str) -> str:
-    """``content``'s lists as CommonMark reads them, written so that Python-Markdown reads
-    them the same: a list right under a paragraph line gets the blank line before it that
-    Python-Markdown needs (else the items are the paragraph's text); each item's lines are
-    indented four columns per level (CommonMark nests an item under its parent's text, two or
-    three columns in; Python-Markdown by steps of four, else the lists come out flat); and two
-    lists with only blank lines between them (CommonMark starts a new list where the marker
-    changes) are kept apart by an HTML comment (Python-Markdown would make them one).
-
-    For upstreams written for CommonMark (Mintlify, GitHub); an MkDocs upstream's pages are
-    written for Python-Markdown already. Lists in block quotes, and pages with tabs in a
-    list's indentation, are left as they are.
-    """
-    if not _may_need_lists(content):
-        return content  # most pages
-    global _LIST_PARSER
-    if _LIST_PARSER is None:
-        from markdown_it import MarkdownIt  # only for pages that may need it
-
-        _LIST_PARSER = MarkdownIt("commonmark", {"html": True}).enable("table").disable(
-            "inline")
-    lines = content.split("\n")
-    #: per line: (columns of indentation it has, columns it gets), of its innermost item
-    moves: dict[int, tuple[int, int]] = {}
-    blank_before: set[int] = set()
-    apart: set[int] = set()  # lines a list starts on that a comment keeps from the one above
-    block_ends: set[int] = set()  # the line after each block in an item that is no paragraph
-    siblings: dict[int, tuple[int, int] | None] = {}  # per level: lines of the item above
-    items: list[tuple[int, int, int]] = []  # the items open: (end, content column it gets, start)
-    last: dict[int, tuple[str, int, int]] = {}  # per level: the block above (type, start, end)
-    quotes = 0
-    for token in _LIST_PARSER.parse(content):
-        if token.type in ("blockquote_open", "blockquote_close"):
-            quotes += 1 if token.nesting > 0 else -1
-        if quotes or token.map is None or token.type == "inline":
-            continue
-        start, end = token.map
-        while items and items[-1][0] <= start:
-            items.pop()
-        above = last.get(token.level)
-        last[token.level] = (token.type, start, end)
-        if token.type in ("bullet_list_open", "ordered_list_open"):
-            siblings[token.level + 1] = None  # its first item comes next
-            if above is not None:
-                kind, above_start, above_end = above
-                if kind == "paragraph_open" and above_end == start and start > 0 and (
-                        not items or above_start != items[-1][2]):
-                    # a list right under a paragraph (not an item's first one, which
-                    # Python-Markdown reads with its nested list)
-                    blank_before.add(start)
-                elif kind.endswith("_list_open") and not any(
-                        line.strip() for line in lines[above_end:start]):
-                    apart.add(start)
-        elif token.type in ("fence", "code_block", "html_block") and items:
-            block_ends.add(end)  # an item right after it would be read as its item's text
-        elif token.type == "list_item_open":
-            previous = siblings.get(token.level)
-            siblings[token.level] = (start, end)
-            if lines[start - 1].strip() and (start in block_ends or (previous is not None and any(
-                    not line.strip() for line in lines[previous[0]:previous[1]]))):
-                # Python-Markdown reads it as the text of the item above: after a block that
-                # is no paragraph, or in a list of items with blank lines in them (loose)
-                blank_before.add(start)
-            line = lines[start]
-            marker_at = len(line) - len(line.lstrip(" "))
-            if line[:marker_at + 1].strip(" ") == "\t" or "\t" in line[:marker_at]:
-                return content
-            marker = len(token.markup) + (len(token.info) if token.info else 0)
-            after = line[marker_at + marker:]
-            spaces = len(after) - len(after.lstrip(" "))
-            column = marker_at + marker + (spaces if 1 <= spaces <= 4 and after.strip() else 1)
-            to_marker = items[-1][1] if items else marker_at
-            to_column = to_marker + 4
-            moves[start] = (marker_at, to_marker)
-            for k in range(start + 1, end):
-                text = lines[k]
-                indent = len(text) - len(text.lstrip(" "))
-                if text.strip() and indent >= column:
-                    if "\t" in text[:indent + 1]:
-                        return content
-                    moves[k] = (column, to_column)
-            items.append((end, to_column, start))
-            last.pop(token.level + 1, None)  # the item's blocks start
-    out: list[str] = []
-    for k, text in enumerate(lines):
-        if k in blank_before:
-            out.append("")
-        elif k in apart:
-            out += ["<!-- -->", ""]
-        move = moves.get(k)
-        if move is not None and move[0] != move[1]:
-            text = " " * move[1] + text[move[0]:]
-        out.append(text)
-    return "\n".join(out)
+    return _BLOCK_HINT_RE.search("\n" + content) is not None

@@ -493,7 +493,8 @@ def code_group_parts(body: list[str]) -> list[tuple[str, list[str]]]:
 
     Mintlify titles a code block with the words after its language (```` ```bash npm ````,
     see :func:`fence_meta`); without one the language is the title.
-    The fence keeps only its language: the title becomes the tab's label.
+    The title becomes the tab's label; the fence keeps its language and options (highlighted
+    lines, line numbers), which the engine writes in its own form (``Engine.code_fence``).
     """
     parts: list[tuple[str, list[str]]] = []
     i = 0
@@ -512,7 +513,10 @@ def code_group_parts(body: list[str]) -> list[tuple[str, list[str]]]:
                     not close.group("info").strip():
                 break
             j += 1
-        opening = f"{m.group('indent')}{fence}{meta.lang}"
+        options = "".join(f" {key}" if key in FENCE_FLAGS and value == "true" else
+                          f' {key}="{value}"' for key, value in meta.options.items()
+                          if '"' not in value)
+        opening = f"{m.group('indent')}{fence}{meta.lang}{options}"
         parts.append((title, [opening, *body[i + 1:j + 1]]))
         i = j + 1
     return parts
