@@ -388,3 +388,28 @@ def test_relative_links_through_dot_parts_and_out_of_the_docs_folder(tmp_path: P
     assert "/nowhere.md) [gone](#)" in text
     assert sorted(d.message.split(" ")[0] for d in result.diagnostics) == [
         "../../../x.md", "../../docs/../nowhere.md"]
+
+
+def test_what_python_markdown_gives_an_id_and_unused_definitions(tmp_path: Path,
+                                                                cache_dir: Path) -> None:
+    """An MkDocs upstream links to the ids its extensions give (footnotes' ``fn:1``,
+    attr_list's ``{ #id }`` after any element): they resolve. A footnote's text is no link
+    destination, and a definition no link uses is shown by no engine: neither is checked."""
+    from hosts import make_host
+
+    page = ("# Notes\n\nA claim[^1], [its note](#fn:1), [back](#fnref:1) and\n"
+            "[`meta_file`](#+meta.meta_file){ #+meta.meta_file }.\n\n"
+            "[^1]: The note, not a link.\n\n"
+            "[unused]: missing.md#nope\n[overview]: #no-such-heading\n")
+    up = tmp_path / "up"
+    commit = make_repo(up, {"mkdocs.yml": "site_name: Up\nmarkdown_extensions:\n"
+                                          "  - footnotes\n  - attr_list\n",
+                            "docs/index.md": page})
+    host = make_host("mkdocs", tmp_path / "host", up.as_uri(), commit)
+    run = host.build()  # strict
+    assert run.returncode == 0, run.output
+    assert "0 warnings" in run.output and "WARNING" not in run.output, run.output
+    html = host.site().page("diffusion/index.html").text
+    for href in ("#fn:1", "#fnref:1", "#+meta.meta_file"):
+        assert f'href="{href}"' in html, (href, html)
+    assert "<p>The note, not a link." in html, html

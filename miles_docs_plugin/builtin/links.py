@@ -370,6 +370,20 @@ def _resolver(ctx: BuildContext) -> Resolver:
     return resolve
 
 
+#: ``[label]`` not followed by ``:`` (a definition) or ``(`` (an inline link): a reference
+#: link's label, or its text (``[label][]``, ``[label]``; ``[text][label]`` is both).
+_BRACKETS_RE = re.compile(r"\[((?:[^\[\]\\]|\\.){0,999})\](?![:(])")
+
+
+def _used_labels(body: str) -> set[str]:
+    """The labels that reference links of ``body`` may use, normalized as CommonMark matches
+    them (case and runs of whitespace do not count). A bracketed text that is no link counts
+    too: a definition is left out only when nothing could use it."""
+    from markdown_it.common.utils import normalizeReference  # as the scan's labels are
+
+    return {normalizeReference(m.group(1)) for m in _BRACKETS_RE.finditer(body)}
+
+
 @hookimpl(tryfirst=True)  # before components are written in the engine's syntax
 def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     section = _section_of(page, ctx)
@@ -381,9 +395,15 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     for line, raw in scan.unmapped:
         ctx.report(section, page.path, line or None, "link",
                    f"cannot locate the link {raw!r} in the source; left as written")
+    used: set[str] | None = None
     for link in scan.links:
         if not link.dest.strip():
             continue
+        if link.kind == "definition" and link.label is not None:
+            if used is None:
+                used = _used_labels(page.content[offset:])
+            if link.label not in used:
+                continue  # no link uses it: no engine shows it, so it is neither checked
         target = resolve(link, page, ctx)
         if target is None or isinstance(target, ExternalTarget):
             continue

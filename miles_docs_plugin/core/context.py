@@ -81,7 +81,13 @@ class BuildContext(Record):
         if amap is None:
             scan = self.scan(page)
             synthetic = page.extra.get("synthetic_headings", ())
-            amap = AnchorMap.build(scan.headings, scan.ids, self.engine.page_slugger(),
+            ids = scan.ids
+            more = self.engine.page_ids(page.content[page.body_start:])
+            if more:
+                from .transform.markdown import HtmlId
+
+                ids = [*ids, *(HtmlId(value, 0) for value in more)]
+            amap = AnchorMap.build(scan.headings, ids, self.engine.page_slugger(),
                                    raw_html_ids=self.engine.raw_html_ids, synthetic=synthetic,
                                    heading_ids=page.extra.get("heading_ids"),
                                    depth=self.engine.heading_depth)

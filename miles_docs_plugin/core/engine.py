@@ -188,6 +188,12 @@ class Engine:
         """
         return fallback(component)
 
+    def page_ids(self, body: str) -> list[str]:
+        """Ids the engine gives elements of a page body other than its headings and raw HTML
+        (MkDocs: Python-Markdown's ``{ #id }`` attribute lists and footnotes): anchors a link
+        may name. Asked once per page whose anchors a link needs. The default: none."""
+        return []
+
     def fence_info(self, info: str) -> str:
         """The info string a fenced ``mermaid`` block should carry in this engine, given the
         upstream's (``info``); called by the components plugin for each such fence. The

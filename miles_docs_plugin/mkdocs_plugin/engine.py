@@ -132,6 +132,34 @@ class MkDocsEngine(Engine):
 
         page.content = ctx.scans.cached("l", content, shape, str, str)
 
+    def page_ids(self, body: str) -> list[str]:
+        """Python-Markdown's ids that are neither headings nor raw HTML: ``{ #id }`` of
+        attr_list after any element (``[text](#x){ #x }``), and footnotes' ``fn:LABEL`` (the
+        note) and ``fnref:LABEL`` (its first reference), outside fenced code."""
+        if "{" not in body and "[^" not in body:
+            return []
+        code = [(start, end) for start, _plain, _info, end in _fenced(body)] \
+            if "```" in body or "~~~" in body else []
+        starts = [start for start, _ in code]
+
+        def in_code(at: int) -> bool:
+            k = bisect.bisect_right(starts, at) - 1
+            return k >= 0 and at < code[k][1]
+
+        ids: list[str] = []
+        if "{" in body:
+            for m in ATTR_LIST_RE.finditer(body):
+                if not in_code(m.start()):
+                    inner = QUOTED_RE.sub("", m.group(1))
+                    ids += [word[1:] for word in inner.split()
+                            if word.startswith("#") and len(word) > 1 and "=" not in word]
+        if "[^" in body:
+            for m in FOOTNOTE_RE.finditer(body):
+                if not in_code(m.start()):
+                    ids.append(f"fn:{m.group(1)}")
+                    ids.append(f"fnref:{m.group(1)}")
+        return ids
+
     def code_fence(self, indent: str, marker: str, meta: FenceMeta) -> list[str]:
         # pymdownx.superfences reads pymdownx.highlight's options from the info string
         options = ""
@@ -195,6 +223,14 @@ class MkDocsEngine(Engine):
         return super().block(c)
 
 
+#: attr_list's ``{ … }`` (``{: … }``) after an element: its words (Python-Markdown's
+#: ``BASE_RE``), of which ``#name`` sets the id.
+ATTR_LIST_RE = lazy_re(r"\{:?[ ]*([^}\n ][^}\n]*)\}")
+QUOTED_RE = lazy_re(r"""[^ =}]+=(?:"[^"]*"|'[^']*')""")
+#: A footnote's definition (``[^label]: text``): the label.
+FOOTNOTE_RE = lazy_re(r"(?m)^[ ]{0,3}\[\^([^\]\s]+)\]:")
+
+
 def _theme_icon(name: str) -> str | None:
     """Material's name for a Mintlify (Font Awesome) icon, if the theme ships it."""
     import importlib.util
@@ -254,7 +290,8 @@ EXTENSION_SYNTAX = (  # (extension, a string the syntax always holds, the syntax
     ("pymdownx.details", "???", lazy_re(r"^[ \t>]*\?\?\?\+?[ \t]+[\w-]", re.M)),
     ("pymdownx.tabbed", "===", lazy_re(r'^[ \t>]*===[!+]{0,2}[ \t]+"', re.M)),
     ("md_in_html", "markdown", lazy_re(r"<[A-Za-z][\w-]*\s[^>]{0,2000}?\bmarkdown\b")),
-    ("attr_list", "{", lazy_re(r"\{:?[ \t]*(?:[#.][A-Za-z_][\w-]*|[A-Za-z_][\w-]*=)[^}\n]*\}")),
+    ("attr_list", "{", lazy_re(r"\{:?[ \t]*(?:#[^\s=}]+|\.[A-Za-z_][\w-]*|[A-Za-z_][\w-]*=)"
+                               r"[^}\n]*\}")),
 )
 #: Inline and block syntax of extensions an upstream's pages are written for, as it appears
 #: in a page (outside fenced code): turned on for the pages that use it when the upstream's
