@@ -288,6 +288,12 @@ Term
 The HTML spec.
 
 *[HTML]: Hyper Text Markup Language
+
+An :material-check: icon, a :smile: and `#!python range()` in a line.
+
+$$
+\\{g\\in G\\}
+$$
 """
 
 
@@ -303,7 +309,10 @@ def test_pages_get_the_syntax_their_upstream_site_turns_on(upstream: str, tmp_pa
         files["mkdocs.yml"] = (
             "site_name: Up\nmarkdown_extensions:\n  - footnotes\n  - def_list\n  - abbr\n"
             "  - pymdownx.keys\n  - pymdownx.mark\n  - pymdownx.tilde\n"
-            "  - pymdownx.tasklist:\n      custom_checkbox: true\n")
+            "  - pymdownx.tasklist:\n      custom_checkbox: true\n  - pymdownx.emoji:\n"
+            "      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+            "      emoji_generator: !!python/name:material.extensions.emoji.to_svg\n"
+            "  - pymdownx.inlinehilite\n  - pymdownx.arithmatex:\n      generic: true\n")
     elif upstream == "mkdocs-without":
         files["mkdocs.yml"] = "site_name: Up\nmarkdown_extensions:\n  - footnotes\n"
     else:
@@ -323,6 +332,11 @@ def test_pages_get_the_syntax_their_upstream_site_turns_on(upstream: str, tmp_pa
     assert ('<span class="keys">' in page) is every, page
     assert ("<dt>Term</dt>" in page) is every, page
     assert ('<abbr title="Hyper Text Markup Language">' in page) is every, page
+    # Material's icons inline (its index, where Material is installed), code highlighted
+    # inline, math kept as TeX for the host's renderer
+    assert ('<span class="twemoji"><svg' in page) is every, page
+    assert ('<code class="highlight">' in page) is every, page
+    assert ('<div class="arithmatex">\\[\n\\{g\\in G\\}' in page) is every, page
 
 
 def test_an_upstream_s_extensions_by_any_of_their_names() -> None:

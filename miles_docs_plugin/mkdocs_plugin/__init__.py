@@ -47,8 +47,8 @@ from ..core.section.report import report
 from ..core.section.sandbox import escape_snippet_markers, report_line, safe_meta, safe_source
 from ..core.section.sanitize import sanitize_html
 from .engine import (
-    EXTENSION_OPTIONS,
     MkDocsEngine,
+    extension_options,
     installable_extensions,
     margin_fences,
     mintlify_meta,
@@ -196,8 +196,9 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
             for name in names:
                 used[name] = used.get(name, 0) + 1
         for name in used:
-            if name in EXTENSION_OPTIONS:
-                config.mdx_configs.setdefault(name, EXTENSION_OPTIONS[name])
+            options = extension_options(name)
+            if options is not None:
+                config.mdx_configs.setdefault(name, options)
         if used:
             log.info("turned on %s for the injected pages that use them (upstream components "
                      "render as admonitions, dropdowns and tabs); host pages are rendered with "

@@ -309,6 +309,10 @@ UPSTREAM_SYNTAX = (
     ("pymdownx.mark", "==", lazy_re(r"^(?:[^=\n]|=(?!=))*==[^=\s][^\n]*==", re.M)),
     ("pymdownx.caret", "^^", lazy_re(r"\^\^[^^\s]")),
     ("pymdownx.keys", "++", lazy_re(r"\+\+[\w-]+(?:\+[\w-]+)*\+\+")),
+    # ``:smile:``, and Material's icons (``:material-check:``, ``:octicons-tag-24:``)
+    ("pymdownx.emoji", ":", lazy_re(r":[a-z0-9_+-]+:")),
+    ("pymdownx.inlinehilite", "`#!", lazy_re(r"`#![\w+#.-]+ ")),
+    ("pymdownx.arithmatex", "$", lazy_re(r"\$\$|\$[^$\s][^$\n]*(?<=\S)\$")),
 )
 #: What GitHub-flavoured Markdown reads (Mintlify's pages, a plain folder of Markdown files):
 #: footnotes, task lists, ``~~strikethrough~~``.
@@ -322,6 +326,27 @@ EXTENSION_BUNDLES = {
     "pymdownx.extra": ("pymdownx.betterem", "pymdownx.superfences", "footnotes", "attr_list",
                        "def_list", "tables", "abbr", "md_in_html"),
 }
+
+
+def extension_options(name: str) -> dict[str, Any] | None:
+    """The options miles-docs gives an extension it turns on (:data:`EXTENSION_OPTIONS`), or
+    None. Emoji and icons come as inline SVG from Material's index where Material is installed
+    (what Material's sites set), else as the emoji's character: never as an image fetched
+    from elsewhere. Math is kept as TeX for whatever renders it in the host (``generic``)."""
+    if name == "pymdownx.emoji":
+        import importlib.util
+
+        if importlib.util.find_spec("material") is not None:
+            from material.extensions import emoji as material_emoji
+
+            return {"emoji_index": material_emoji.twemoji,
+                    "emoji_generator": material_emoji.to_svg}
+        from pymdownx import emoji
+
+        return {"emoji_index": emoji.twemoji, "emoji_generator": emoji.to_alt}
+    if name == "pymdownx.arithmatex":
+        return {"generic": True}
+    return EXTENSION_OPTIONS.get(name)
 
 
 def upstream_syntax(site: UpstreamSite | None) -> frozenset[str]:
