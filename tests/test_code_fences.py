@@ -1,6 +1,7 @@
 """Code fences keep their highlighted lines and line numbers in both engines, whichever way
 the upstream wrote them: pymdownx.highlight's ``hl_lines="2"`` and ``linenums="3"`` (an MkDocs
-upstream), Mintlify's ``highlight={2}``, bare ``{1,3-5}`` and ``lines``."""
+upstream, also in superfences' attribute list ``{ .python hl_lines="2" }``), Mintlify's
+``highlight={2}``, bare ``{1,3-5}`` and ``lines``."""
 
 from __future__ import annotations
 
@@ -35,6 +36,11 @@ three()
 first()
 second()
 ```
+
+``` { .python .no-copy hl_lines="2" }
+kept = 1
+marked = 2
+```
 """
 
 
@@ -43,8 +49,8 @@ def test_highlighted_lines_and_line_numbers_reach_the_page(engine: str, tmp_path
                                                            cache_dir: Path) -> None:
     # built strictly: Sphinx would warn about a highlighted line past a block's end
     html = built_page(engine, tmp_path, {"docs/index.md": PAGE})
-    blocks = html.split('<div class="highlight">')[1:]
-    assert len(blocks) == 4, html
+    blocks = re.split(r'<div class="(?:[\w-]+ )?highlight">', html)[1:]  # no-copy: MkDocs
+    assert len(blocks) == 5, html
 
     def marked(block: str) -> list[str]:  # each highlighted line: a span up to its newline
         return [re.sub(r'<span class="linenos">[^<]*</span>|<[^>]+>', "", m).strip()
@@ -60,6 +66,9 @@ def test_highlighted_lines_and_line_numbers_reach_the_page(engine: str, tmp_path
     assert numbers(blocks[3]) == ["1", "2"], blocks[3]
     assert numbers(blocks[0]) == [] and numbers(blocks[2]) == []
     assert "ci.yml" in html and "Example" in html
+    # superfences' attribute list: its first class is the language (MyST read "{")
+    assert marked(blocks[4]) == ["marked = 2"], blocks[4]
+    assert '<span class="n">kept</span>' in blocks[4], blocks[4]
 
 
 def test_fence_meta_reads_both_ways_of_writing_them() -> None:

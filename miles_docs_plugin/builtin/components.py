@@ -103,6 +103,9 @@ H1_CANDIDATE_RE = LinePattern(r" {0,3}(?:#(?:[ \t]|$)|=+[ \t]*$)")
 HEADING_ATTR_RE = lazy_re(
     r"^( {0,3}#{1,6}[ \t].*?)[ \t]*\{[ \t]*#([A-Za-z][\w:.-]*)[^}]*\}[ \t]*$")
 DIALECT_RE = LinePattern(r"[ \t]*(?:!!!|\?\?\?|===|:::)[+!]?[ \t]+\S")
+#: A fence's info string that is pymdownx.superfences' attribute list, from its first class:
+#: (the language, what follows it).
+ATTR_FENCE_RE = lazy_re(r"\{\s*\.([\w#+.-]+)([^}]*)\}$")
 FENCE_META_RE = LinePattern(r"[ \t]*(?:`{3,}|~{3,})[ \t]*[^\s`{][^\s`]*[ \t]+[^\s`]")
 MERMAID_RE = LinePattern(r"[ \t>]*(?:`{3,}|~{3,})[ \t]*mermaid\b")
 
@@ -828,15 +831,27 @@ def write_fences(lines: list[str], ctx: BuildContext) -> None:
     Python-Markdown reads no fence at all from such a line, and MyST shows no title."""
     for fence in reversed(fences(lines, directives=False)):
         info = fence.info
-        if not info or info.startswith("{") or fence.indent.strip():
+        if not info or fence.indent.strip():
             continue
+        attr_list = info.startswith("{")
+        if attr_list:
+            # pymdownx.superfences' attribute list (``{ .yaml .no-copy hl_lines="2" }``):
+            # its first class is the language; an engine without superfences reads no other
+            # words there (MyST takes "{" for the language), so it gets them as options
+            header = ATTR_FENCE_RE.match(info.strip())
+            if header is None or "superfences" in ctx.engine.features:
+                continue  # ```{directive} (MyST's own), or an engine that reads the list
+            words = [w for w in header.group(2).split() if not w.startswith((".", "#"))]
+            info = " ".join([header.group(1), *words])
         meta = fence_meta(info)
+        if attr_list and "title=" not in info:
+            meta.title = ""  # a bare word of an attribute list is no title
         if not meta.lang:
             continue
         known = ctx.engine.known_language(meta.lang)
         if not known:
             meta.lang = "text"  # a language the highlighter does not know (mdx): plain code
-        elif len(info.split()) < 2:
+        elif len(info.split()) < 2 and not attr_list:
             continue
         first = fence.start + 1
         if first < len(lines) and lines[first].lstrip().startswith((":", "---")):
