@@ -139,6 +139,10 @@ def test_mkdocs_yml_next_to_the_docs_folder() -> None:
     ("/features/:slug", "/platform/:slug", "/features/x/y", None),
     ("/articles/concepts-*", "/overview", "/articles/concepts-intro", "/overview"),
     ("/old/article-*", "/new/article-*", "/old/article-123", "/new/article-123"),
+    # a `*` takes the rest of the path, segments too: `mint broken-links` (the pinned CLI)
+    # finds /old/x/y when /new/x/y exists, and reports /old/q/r when /new/q/r does not
+    ("/old/*", "/new/*", "/old/x/y", "/new/x/y"),
+    ("/pre/item-*", "/new/*", "/pre/item-a/b", "/new/a/b"),
     ("/gone", "https://example.com/x", "/gone", "https://example.com/x"),
     ("/old", "/new", "/older", None),
 ])

@@ -411,7 +411,7 @@ def _segment_regex(segment: str, wild: list[str]) -> str:
     for part in parts[1:]:
         name = f"_w{len(wild)}"
         wild.append(name)
-        out += f"(?P<{name}>[^/]*)" + re.escape(part)
+        out += f"(?P<{name}>.*)" + re.escape(part)  # across segments, as mint matches it
     return out
 
 
