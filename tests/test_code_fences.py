@@ -1,7 +1,7 @@
 """Code fences keep their highlighted lines and line numbers in both engines, whichever way
 the upstream wrote them: pymdownx.highlight's ``hl_lines="2"`` and ``linenums="3"`` (an MkDocs
 upstream, also in superfences' attribute list ``{ .python hl_lines="2" }``), Mintlify's
-``highlight={2}``, bare ``{1,3-5}`` and ``lines``."""
+``highlight={2}``, bare ``{1,3-5}``, ``lines`` and Shiki's ``// [!code ++]`` notation."""
 
 from __future__ import annotations
 
@@ -41,6 +41,13 @@ second()
 kept = 1
 marked = 2
 ```
+
+```js
+const added = 1; // [!code ++]
+const kept = 2;
+old(); /* [!code --:2] */
+older();
+```
 """
 
 
@@ -50,7 +57,7 @@ def test_highlighted_lines_and_line_numbers_reach_the_page(engine: str, tmp_path
     # built strictly: Sphinx would warn about a highlighted line past a block's end
     html = built_page(engine, tmp_path, {"docs/index.md": PAGE})
     blocks = re.split(r'<div class="(?:[\w-]+ )?highlight">', html)[1:]  # no-copy: MkDocs
-    assert len(blocks) == 5, html
+    assert len(blocks) == 6, html
 
     def marked(block: str) -> list[str]:  # each highlighted line: a span up to its newline
         return [re.sub(r'<span class="linenos">[^<]*</span>|<[^>]+>', "", m).strip()
@@ -69,6 +76,9 @@ def test_highlighted_lines_and_line_numbers_reach_the_page(engine: str, tmp_path
     # superfences' attribute list: its first class is the language (MyST read "{")
     assert marked(blocks[4]) == ["marked = 2"], blocks[4]
     assert '<span class="n">kept</span>' in blocks[4], blocks[4]
+    # Shiki's notation (Mintlify's diffs): the comments go, the lines they mark are marked
+    assert marked(blocks[5]) == ["const added = 1;", "old();", "older();"], blocks[5]
+    assert "[!code" not in html
 
 
 def test_fence_meta_reads_both_ways_of_writing_them() -> None:
@@ -78,3 +88,17 @@ def test_fence_meta_reads_both_ways_of_writing_them() -> None:
     assert fence_meta("js highlight={2-3} lines").line_numbers() == 1
     assert fence_meta('py linenums="7"').line_numbers() == 7
     assert fence_meta("js {x}").title == "{x}" and fence_meta("js {x}").highlighted() == []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_thematic_break_inside_a_card_or_a_quote(engine: str, tmp_path: Path,
+                                                   cache_dir: Path) -> None:
+    """Material's grid cards put a ``---`` in each list item: docutils refuses a transition
+    there (a warning, which fails a strict build), so Sphinx leaves it out; MkDocs draws it."""
+    page = ("# Grid\n\n-   __Set up__\n\n    ---\n\n    Install it.\n\n"
+            "> Quoted\n>\n> ---\n>\n> text\n\n---\n\nAfter.\n")
+    html = built_page(engine, tmp_path, {"mkdocs.yml": "site_name: Up\n",
+                                         "docs/index.md": page})
+    body = html[html.index("<h1"):]
+    assert body.count("<hr") == (3 if engine == "mkdocs" else 1), body  # the top-level one
+    assert body.count("<blockquote>") == 1 and "Install it." in body, body

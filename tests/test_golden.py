@@ -146,12 +146,17 @@ def test_unknown_components_are_counted_once_per_name(tmp_path: Path) -> None:
     (wc / "docs").mkdir(parents=True)
     (wc / "docs" / "a.mdx").write_text(
         "# A\n\n<Sparkle>\none\n</Sparkle>\n\n<Sparkle>two</Sparkle>\n")
-    (wc / "docs" / "b.mdx").write_text("# B\n\n<Sparkle>\nthree\n</Sparkle>\n")
+    (wc / "docs" / "b.mdx").write_text("# B\n\n<Sparkle>\nthree\n</Sparkle>\n\n"
+                                       '<Hero title="Start" href="/start" />\n')
     (tmp_path / "miles-docs.yml").write_text(
         f"sources:\n  - name: s\n    repo: https://github.com/o/r.git\n    local: {wc}\n")
     result = build(load_config(tmp_path / "miles-docs.yml"), Engine(), use_scan_cache=False)
-    found = [d for d in result.diagnostics if "Sparkle" in d.message]
+    found = [d for d in result.diagnostics if "unknown component" in d.message]
     assert [(d.path, d.line, d.message) for d in found] == [
+        # one the page's own JavaScript draws from its attributes: no content to keep
+        ("docs/b.mdx", 7, "unknown component <Hero>; it has no content, so nothing of it is "
+                          "shown (a component the upstream's own JavaScript draws from its "
+                          "attributes)"),
         ("docs/a.mdx", 3, "unknown component <Sparkle>; its content is kept "
                           "(3 uses in this section)")]
     content = result.sections["s"].pages["a.mdx"].content

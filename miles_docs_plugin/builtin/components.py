@@ -29,6 +29,7 @@ from ..core.patterns import lazy_re
 from ..core.records import Record, replace
 from ..core.transform.blocks import INLINE, KNOWN, Block, Component
 from ..core.transform.mdx import (
+    Tag,
     code_lines,
     fence_meta,
     fences,
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from ..core.context import BuildContext
     from ..core.model import Page, Section
     from ..core.transform.markdown import ScanResult
+    from ..core.transform.mdx import Fence
 
 
 
@@ -441,6 +443,47 @@ def neutralize(lines: list[str], blocks: list[Block], found: list[Block], *,
             lines[block.start] += closing
 
 
+#: A line that opens an HTML tag (lowercase: ``<img``) and does not close it.
+_OPEN_TAG_RE = lazy_re(r"^[ \t]*<([a-z][\w-]*)(?:\s[^<>]*)?$")
+#: Lines a tag written across lines may take.
+MAX_TAG_LINES = 30
+
+
+def _tags_across_lines(lines: list[str], code: set[int]) -> bool:
+    """HTML tags with JSX attributes written across lines, alone on them (``<img`` then
+    ``className="…"``, ``src=…`` and ``/>`` on lines of their own, as Mintlify's pages write
+    them), written as HTML on their first line (:func:`_html_img`); their other lines are left
+    blank, so the page keeps its line numbers."""
+    changed = False
+    for i, line in enumerate(lines):
+        if i in code or "<" not in line or _OPEN_TAG_RE.match(line) is None:
+            continue
+        indent = line[:len(line) - len(line.lstrip())]
+        for j in range(i + 1, min(i + MAX_TAG_LINES, len(lines))):
+            if j in code or not lines[j].strip():
+                break
+            text = "\n".join(lines[i:j + 1])
+            tag = read_tag(text, len(indent))
+            if tag is None:
+                continue
+            if text[tag.end:].strip() or not (tag.expressions or "className" in tag.attrs):
+                break  # more on its last line, or plain HTML: as it is
+            lines[i] = indent + _html_img(tag)
+            lines[i + 1:j + 1] = [""] * (j - i)
+            changed = True
+            break
+    return changed
+
+
+def _html_img(tag: Tag) -> str:
+    """A JSX tag as HTML (:func:`html_tag`); none for an image Tailwind's ``hidden`` class
+    keeps out of the light theme (the dark one of a pair: ``hidden dark:block``), which a
+    host without Tailwind would show next to the light one."""
+    if tag.name == "img" and "hidden" in tag.attrs.get("className", "").split():
+        return ""
+    return html_tag(tag)
+
+
 def _inline_components(lines: list[str], code: set[int]) -> bool:
     """Write inline components (``<Badge>``, ``<Tooltip>``, ``<Icon>``, ``<Link>``,
     ``<Kbd>``) inside text as Markdown or plain inline HTML, in place."""
@@ -462,7 +505,7 @@ def _inline_components(lines: list[str], code: set[int]) -> bool:
                     # JSX attributes on an HTML tag: written as HTML, so engines and the
                     # link rules read it (<img src="/x.png" style={{ width: 200 }} />)
                     out.append(line[pos:k])
-                    out.append(html_tag(tag))
+                    out.append(_html_img(tag))
                     pos = tag.end
                 k = tag.end
                 continue
@@ -630,11 +673,13 @@ def _fit(new: list[str], span: int) -> list[str]:
 
 
 def _report_unknown(page: Page, found: list[Block], base: int) -> None:
-    unknown: dict[str, list[int]] = {}
+    unknown: dict[str, list[int]] = {}  #: name -> [first line, uses, uses with content]
     for block in found:
         if block.name[:1].isupper() and block.name not in KNOWN:
-            entry = unknown.setdefault(block.name, [block.start + 1 + base, 0])
+            entry = unknown.setdefault(block.name, [block.start + 1 + base, 0, 0])
             entry[1] += 1
+            if block.inline.strip() or block.children or block.end > block.open_end:
+                entry[2] += 1
     if unknown:
         page.extra["unknown_components"] = unknown
 
@@ -767,6 +812,8 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
             neutralize(lines, blocks, found, markers=not native)
             _report_unknown(page, found, page.body_line)
             changed = True
+        if not native and _tags_across_lines(lines, code):
+            changed = True
         if not native and _inline_components(lines, code):
             changed = True
 
@@ -811,7 +858,7 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     if ctx.engine.reads_mdx:
         return  # the engine writes its own components and fences
     body = page.content[page.body_start:]
-    has_meta = FENCE_META_RE.search(body) is not None or (
+    has_meta = FENCE_META_RE.search(body) is not None or "[!code " in body or (
         ctx.engine.checks_languages and ("```" in body or "~~~" in body))
     if not meta and not has_meta:
         return
@@ -822,6 +869,32 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     if has_meta:
         write_fences(lines, ctx)
     page.content = page.content[:page.body_start] + newline.join(lines)
+
+
+#: Shiki's notation in a code line, as Mintlify reads it: a comment holding only
+#: ``[!code ++]`` (``--``, ``highlight``, ``focus``, ``error``, ``warning``; ``:3`` for three
+#: lines from there), in the comment syntax of the language.
+CODE_NOTATION_RE = lazy_re(r"\s*(?://|#|--|;|%|/\*|<!--|\{/\*)\s*\[!code (?:\+\+|--|highlight|hl|"
+                           r"focus|error|warning|word:\S+)(?::(\d{1,4}))?\]\s*(?:\*/\}?|-->)?\s*$")
+
+
+def code_notation(lines: list[str], fence: Fence) -> list[int]:
+    """Take Shiki's notation comments (:data:`CODE_NOTATION_RE`) out of the code of
+    ``fence``; the lines they mark (1-based in the block), which the engines highlight:
+    Mintlify colours added and removed lines, focuses or highlights the others."""
+    marked: list[int] = []
+    last = fence.end if fence.closed else fence.end + 1
+    for k in range(fence.start + 1, last):
+        line = lines[k]
+        if "[!code " not in line:
+            continue
+        m = CODE_NOTATION_RE.search(line)
+        if m is None:
+            continue
+        lines[k] = line[:m.start()]
+        first = k - fence.start
+        marked.extend(range(first, min(first + int(m.group(1) or 1), last - fence.start)))
+    return sorted(set(marked))
 
 
 def write_fences(lines: list[str], ctx: BuildContext) -> None:
@@ -848,10 +921,14 @@ def write_fences(lines: list[str], ctx: BuildContext) -> None:
             meta.title = ""  # a bare word of an attribute list is no title
         if not meta.lang:
             continue
+        marked = code_notation(lines, fence)
+        if marked:
+            meta.options["highlight"] = ",".join(
+                [*(f"{a}-{b}" for a, b in meta.highlighted()), *map(str, marked)])
         known = ctx.engine.known_language(meta.lang)
         if not known:
             meta.lang = "text"  # a language the highlighter does not know (mdx): plain code
-        elif len(info.split()) < 2 and not attr_list:
+        elif len(info.split()) < 2 and not attr_list and not marked:
             continue
         first = fence.start + 1
         if first < len(lines) and lines[first].lstrip().startswith((":", "---")):
@@ -885,21 +962,24 @@ def mdp_collect_diagnostics(section: Section, ctx: BuildContext) -> list[Diagnos
 
     Diagnostics of pages with inlined snippets are moved back to upstream lines first."""
     _upstream_lines(section)
-    totals: dict[str, tuple[str, int, int]] = {}
+    totals: dict[str, tuple[str, int, int, int]] = {}
     from ..core.collect.includes import upstream_line
 
     for path in sorted(section.pages):
         spans = section.pages[path].extra.get("snippet_lines") or []
-        for name, (line, count) in section.pages[path].extra.get(
+        for name, (line, count, *with_content) in section.pages[path].extra.get(
                 "unknown_components", {}).items():
             line = upstream_line(spans, line)
+            shown = with_content[0] if with_content else count  # a record of an older build
             first = totals.get(name)
-            totals[name] = (first[0], first[1], first[2] + count) if first else (path, line,
-                                                                                 count)
+            totals[name] = (first[0], first[1], first[2] + count, first[3] + shown) if first \
+                else (path, line, count, shown)
     out = []
-    for name, (path, line, count) in sorted(totals.items()):
+    for name, (path, line, count, shown) in sorted(totals.items()):
         uses = f" ({count} uses in this section)" if count > 1 else ""
+        what = "its content is kept" if shown else (
+            "it has no content, so nothing of it is shown (a component the upstream's own "
+            "JavaScript draws from its attributes)")
         out.append(Diagnostic(section.source.name, section.repo_path(path), line, "component",
-                              f"unknown component <{name}>; its content is kept{uses}",
-                              Severity.WARNING))
+                              f"unknown component <{name}>; {what}{uses}", Severity.WARNING))
     return out or None

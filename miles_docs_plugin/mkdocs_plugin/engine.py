@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import bisect
 import heapq
-import html
 import re
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from pathlib import Path
@@ -23,6 +22,7 @@ from ..core.transform.blocks import (
     CALLOUTS,
     GROUPS,
     Component,
+    caption_markdown,
     card_body,
     card_head,
     framed_image,
@@ -205,10 +205,13 @@ class MkDocsEngine(Engine):
             return step(c, "    ")
         image = framed_image(c) if c.name == "Frame" else None
         if image and "md_in_html" in self.features:
-            caption = html.escape(" ".join(c.attrs["caption"].split()))
+            caption = caption_markdown(c.attrs["caption"])
+            hint = c.attrs.get("hint", "").strip()
             body = [line.strip() for line in c.inner() if line.strip()]
-            return c.wrap([f'{ind}<figure markdown="span">'],
-                          [f"{ind}  {body[0]}", f"{ind}  <figcaption>{caption}</figcaption>"],
+            return c.wrap(([f"{ind}{caption_markdown(hint)}", ""] if hint else []) +
+                          [f'{ind}<figure markdown="span">'],
+                          [f"{ind}  {body[0]}",
+                           f'{ind}  <figcaption markdown="span">{caption}</figcaption>'],
                           [f"{ind}</figure>"])
         if "md_in_html" in self.features:
             # Material's grid cards: a list of cards in <div class="grid cards" markdown>

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from sphinx.application import Sphinx
 
 from ..core.engine import Engine, relative_path
 from ..core.env import distribution_version
+from ..core.patterns import lazy_re
 from ..core.transform.anchors import PageSlugger
 from ..core.transform.blocks import (
     CALLOUTS,
     GROUPS,
     Component,
+    caption_markdown,
     card_body,
     card_head,
     escape_inline,
@@ -24,11 +27,33 @@ from ..core.transform.blocks import (
 )
 from ..core.transform.mdx import FenceMeta, code_group_parts
 
+if TYPE_CHECKING:
+    from ..core.context import BuildContext
+    from ..core.model import Page, Section
+
 #: Repository-file links are written as ``miles-docs-pin:<source>/<blob|tree>/<path>`` and
 #: turned into permalinks at write time, so moving the pin does not change the page sources.
 PIN_SCHEME = "miles-docs-pin"
 #: A link that leads nowhere (reported already): ``#`` in the written page.
 INERT_LINK = f"{PIN_SCHEME}:#"
+#: A thematic break that may be in a list item or a block quote: indented, or quoted.
+_NESTED_BREAK_RE = lazy_re(r"\n(?:[ \t]+|[ \t]*>[ \t>]*)(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|"
+                           r"(?:_[ \t]*){3,})(?:\n|$)")
+
+
+def nested_breaks_removed(body: str) -> str:
+    """``body`` without the thematic breaks CommonMark reads inside a list item or a block
+    quote (each line left blank, a quote's ``>`` kept: the line numbers stay)."""
+    from markdown_it import MarkdownIt  # only for pages that may need it
+
+    lines = body.split("\n")
+    for token in MarkdownIt("commonmark").disable("inline").parse(body):
+        if token.type == "hr" and token.level > 0 and token.map is not None:
+            line = lines[token.map[0]]
+            lines[token.map[0]] = line[:len(line) - len(line.lstrip(" \t>"))].rstrip()
+    return "\n".join(lines)
+
+
 #: Mintlify callout kind -> docutils admonition
 SPHINX_KINDS = {"info": "important", "success": "hint"}
 
@@ -155,6 +180,19 @@ class SphinxEngine(Engine):
             return False
         return True
 
+    def finish_page(self, section: Section, page: Page, ctx: BuildContext) -> None:
+        """Thematic breaks (``---``) in a list item or a block quote left out: docutils has
+        a transition only between the blocks of a document or section, and warns about any
+        other (which fails ``-W``); Material's grid cards put one in each card. Kept in the
+        scan cache, as the MkDocs engine's lists are."""
+        content = page.content
+        if _NESTED_BREAK_RE.search(content) is None or ctx.scans is None:
+            return
+        start = page.body_start
+        page.content = ctx.scans.cached(
+            "t", content, lambda: content[:start] + nested_breaks_removed(content[start:]),
+            str, str)
+
     def code_fence(self, indent: str, marker: str, meta: FenceMeta) -> list[str]:
         # MyST reads a directive's options from lines starting with ":", and a caption as
         # Markdown: a file name's "__init__" stays as written
@@ -211,9 +249,10 @@ class SphinxEngine(Engine):
         image = framed_image(c) if c.name == "Frame" else None
         if image:
             alt, src = image
-            caption = " ".join(c.attrs["caption"].split())
-            lines = [f"{fence}{{figure}} {src}"] + ([f"{ind}:alt: {alt}"] if alt else [])
-            return c.wrap(lines, ["", f"{ind}{escape_inline(caption)}"], [fence])
+            hint = c.attrs.get("hint", "").strip()
+            lines = ([f"{ind}{caption_markdown(hint)}", ""] if hint else []) + \
+                [f"{fence}{{figure}} {src}"] + ([f"{ind}:alt: {alt}"] if alt else [])
+            return c.wrap(lines, ["", f"{ind}{caption_markdown(c.attrs['caption'])}"], [fence])
         if design and c.name in GROUPS:
             cols = c.attrs.get("cols", "2")
             cols = cols if cols.isdigit() and 0 < int(cols) <= 12 else "2"

@@ -130,13 +130,52 @@ class Component(Record):
 
 
 def escape_text(text: str) -> str:
-    """``text``, its whitespace as it is, with the characters Markdown would read escaped."""
-    return re.sub(r"([\\`*_\[\]<>#|])", r"\\\1", text)
+    """``text``, its whitespace as it is, with the characters Markdown would read escaped:
+    with a backslash where both CommonMark and Python-Markdown read one, else as an entity
+    (Python-Markdown shows the backslash of ``\\<`` and ``\\|``)."""
+    return _ESCAPE_RE.sub(_escape, text)
+
+
+_ESCAPE_RE = lazy_re(r"[\\`*_\[\]<>#|]")
+_ENTITIES = {"<": "&lt;", "|": "&#124;"}
+
+
+def _escape(m: re.Match[str]) -> str:
+    char = m.group(0)
+    return _ENTITIES.get(char) or "\\" + char
 
 
 def escape_inline(text: str) -> str:
     """Text that Markdown shows literally, on one line."""
     return escape_text(" ".join(text.split()))
+
+
+#: What a caption (an attribute: no link rule reads it) may keep of Markdown: a link to a web
+#: page, bold text, code.
+CAPTION_MARKUP_RE = lazy_re(r"\[([^\[\]\n]+)\]\(([^\s()<>]*)\)|\*\*([^*\n]+)\*\*|`([^`\n]+)`")
+
+
+def caption_markdown(text: str) -> str:
+    """A Mintlify caption (Markdown in an attribute: ``caption="See [the park](https://…)
+    **now**"``) as inline Markdown on one line: links to web pages, bold and code kept,
+    everything else shown as written (a link to a page of the site is its text: no link rule
+    rewrites an attribute). It is shown in italics: the caption's own italics are its text."""
+    text = " ".join(text.split())
+    out: list[str] = []
+    done = 0
+    for m in CAPTION_MARKUP_RE.finditer(text):
+        out.append(escape_text(text[done:m.start()]))
+        label, url, bold, code = m.groups()
+        if url is not None:
+            web = url.startswith(("https://", "http://"))
+            out.append(f"[{escape_text(label)}](<{url}>)" if web else escape_text(label))
+        elif bold is not None:
+            out.append(f"**{escape_text(bold)}**")
+        else:
+            out.append(_code(code))
+        done = m.end()
+    out.append(escape_text(text[done:]))
+    return "".join(out)
 
 
 def fence_length(lines: list[str]) -> int:
@@ -185,9 +224,12 @@ def fallback(c: Component) -> list[str]:
         # would otherwise take these items in (Markdown joins lists a blank line apart)
         return c.wrap(["", f"{ind}<!-- -->", ""], c.inner(), ["", f"{ind}<!-- -->", ""])
     if c.name in WRAPPERS:
-        caption = c.attrs.get("caption")
-        tail = [f"{ind}*{escape_inline(caption)}*"] if caption else [""]
-        return c.wrap([""], c.inner(), tail)
+        # a <Frame>'s hint above it and its caption under it, each a paragraph of its own
+        caption, hint = c.attrs.get("caption"), c.attrs.get("hint")
+        above = [f"{ind}{caption_markdown(hint)}", ""] if hint and hint.strip() else [""]
+        below = ["", f"{ind}*{caption_markdown(caption)}*", ""] if caption and caption.strip() \
+            else [""]
+        return c.wrap(above, c.inner(), below)
     if c.name == "Step":
         title = f"{c.index}. {c.title}" if c.title else f"Step {c.index}"
         return c.wrap([f"{ind}**{escape_inline(title)}**"], c.inner(), [""])
