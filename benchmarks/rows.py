@@ -310,6 +310,41 @@ class Bench:
             if want_p3:
                 self._overhead_rows(target, times, cpu, n, multirepo, warnings,
                                     variants["static"])
+        if want_p1:
+            self._plain_row()
+
+    def _plain_row(self) -> None:
+        """P1 as the goal states it: a warm build ÷ a raw copy of pages that need no
+        conversion. Corpus v2's pages need some (lists and a fence in a list item written for
+        CommonMark: the raw copy renders them wrongly, without superfences); these synthetic
+        pages (:func:`synth.render_page` ``plain``) render the same copied as they are."""
+        up = self.work / "upstreams" / "plain"
+        if up.exists():
+            shutil.rmtree(up)
+        syn = make_upstream(up, pages=self.o.pages, seed=3, plain=True, nondocs_factor=0.5)
+        target = Target(f"plain synthetic {syn.pages}", "plain", syn.path, syn.commit,
+                        hosts.WEB_URL, syn.pages, syn.docs_bytes)
+        self.daemon.publish(target.repo, target.key)
+        base = self.work / "mkdocs" / target.key
+        self.log(f"P1 MkDocs, {target.label}")
+        plugin = hosts.mkdocs_plugin_host(base / "plugin", [self.spec(target)], self.env,
+                                          self.o.theme)
+        plugin.build()
+        variants = {"plugin": plugin,
+                    "raw": hosts.mkdocs_raw_host(base / "raw", target.repo, target.commit,
+                                                 "diffusion", self.env, self.o.theme)}
+        warnings = self._warm(target.label, variants)
+        times, cpu = self._run(variants, self.o.reps)
+        row = _ratio_row("P1", "MkDocs warm build, plugin ÷ raw copy of pages that need no "
+                         f"conversion ({target.label})", times, cpu,
+                         f"warm cache, theme {self.o.theme}; both with only `admonition` (the "
+                         "plugin turns on no other extension for these pages)", base="raw")
+        if warnings.get("plugin") or warnings.get("raw"):
+            row.notes.append(f"warnings: plugin {warnings.get('plugin', 0)}, raw "
+                             f"{warnings.get('raw', 0)}")
+        row.check()
+        self._explain(row, median(times["plugin"]) - median(times["raw"]), None)
+        self.add(row)
 
     def _overhead_rows(self, target: Target, times: dict[str, list[float]],
                        cpu: dict[str, list[float]], n: int, multirepo: bool,

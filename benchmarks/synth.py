@@ -116,8 +116,11 @@ def _title(i: int, rng: random.Random) -> str:
 
 
 def render_page(path: str, idx: int, lay: Layout, rng: random.Random,
-                target_bytes: int = 5000) -> str:
-    """One page: front matter, headings, ~15 links of every kind, code with link-like text."""
+                target_bytes: int = 5000, *, plain: bool = False) -> str:
+    """One page: front matter, headings, ~15 links of every kind, code with link-like text.
+
+    ``plain``: a page that needs no conversion for MkDocs (what a raw copy renders the same):
+    its ``#`` title always, no Mintlify component, no link out of the docs folder."""
     here = posixpath.dirname(path)
     others = [p for p in lay.pages if p != path]
 
@@ -127,7 +130,7 @@ def render_page(path: str, idx: int, lay: Layout, rng: random.Random,
     title = _title(idx, rng)
     out: list[str] = ["---", f"title: {title}",
                       f"description: {_sentence(rng)}", "---", ""]
-    if idx % 5 != 0:  # one page in five has its title only in the front matter
+    if plain or idx % 5 != 0:  # one page in five has its title only in the front matter
         out += [f"# {title}", ""]
     out += [_paragraph(rng), ""]
     n_links = 0
@@ -167,9 +170,9 @@ def render_page(path: str, idx: int, lay: Layout, rng: random.Random,
             img = lay.images[(idx + 1) % len(lay.images)]
             out += ["<p align=\"center\">", f'  <img src="{rel(img)}" width="320">', "</p>", ""]
             n_links += 1
-        if s == 4 and idx % 5 == 1:
+        if s == 4 and idx % 5 == 1 and not plain:
             out += ["<Note>", _paragraph(rng, 2), "</Note>", ""]
-        if s == 4 and idx % 10 == 4:
+        if s == 4 and idx % 10 == 4 and not plain:
             script = lay.scripts[idx % len(lay.scripts)]
             out += [f"The launcher is [`{posixpath.basename(script)}`]"
                     f"({posixpath.relpath(script, posixpath.join('docs', here))}).", ""]
@@ -207,7 +210,8 @@ class Upstream:
 
 
 def make_upstream(path: Path, *, pages: int, seed: int = 1, nondocs_factor: float = 3.0,
-                  name: str = "synthetic") -> Upstream:
+                  name: str = "synthetic", plain: bool = False) -> Upstream:
+    """``plain``: pages that need no conversion (:func:`render_page`)."""
     rng = random.Random(seed)
     lay = layout(pages)
     docs = path / "docs"
@@ -221,7 +225,7 @@ def make_upstream(path: Path, *, pages: int, seed: int = 1, nondocs_factor: floa
             body += [f"- [{p}]({p})" for p in (firsts or lay.pages[1:])[:60]]
             text = "\n".join(body) + "\n"
         else:
-            text = render_page(page, idx, lay, rng)
+            text = render_page(page, idx, lay, rng, plain=plain)
         target = docs / page
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
