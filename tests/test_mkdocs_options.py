@@ -75,3 +75,21 @@ def test_an_injected_page_is_not_held_twice_while_mkdocs_renders(tmp_path: Path,
     assert held == dict.fromkeys(held, "")
     page = (tmp_path / "site" / "diffusion" / "guide" / "index.html").read_text("utf-8")
     assert 'href="../"' in page  # rendered from the source all the same
+
+
+def test_a_template_the_host_theme_lacks_is_reported_not_fatal(tmp_path: Path,
+                                                               cache_dir: Path) -> None:
+    """A trusted upstream keeps its front matter; a ``template:`` of the upstream's own
+    site would stop MkDocs with a traceback naming no page: it is reported and left out."""
+    from hosts import make_host
+
+    up = tmp_path / "up"
+    commit = make_repo(up, {"docs/index.md": "---\ntemplate: overrides/home.html\n---\n"
+                                             "# Home\n\nText.\n"})
+    config = f"sources:\n  - name: diffusion\n    repo: {up.as_uri()}\n    trust: full\n"
+    host = make_host("mkdocs", tmp_path / "host", up.as_uri(), commit, config=config)
+    run = host.build(strict=False)
+    assert run.returncode == 0, run.output
+    assert ("front matter template: 'overrides/home.html' is not a template of this site's "
+            "theme") in run.output and "docs/index.md" in run.output, run.output
+    assert "Text." in host.site().page("diffusion/index.html").text

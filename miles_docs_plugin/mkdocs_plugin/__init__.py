@@ -79,6 +79,19 @@ else:
     MilesDocsPluginConfig = _config_class()
 
 
+def _has_template(config: MkDocsConfig, name: object) -> bool:
+    """Whether the theme (with its ``custom_dir``) has the template ``name``."""
+    import jinja2
+
+    if not isinstance(name, str):
+        return False
+    try:
+        config.theme.get_env().get_template(name)
+    except (jinja2.TemplateNotFound, jinja2.TemplateSyntaxError, OSError):
+        return False
+    return True
+
+
 def _release(page: Page, sandboxed: bool) -> None:
     """Let go of what only the transform needed, once MkDocs has the page: its scan, and its
     texts but the one MkDocs holds (the transformed page, or its sandboxed copy). The upstream
@@ -245,7 +258,7 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         hit = self.by_host_path.get(page.file.src_uri)
         if hit is None:
             return None
-        _section, core_page = hit
+        section, core_page = hit
         # MkDocs has read the page (``markdown`` is its body): the generated file's copy of
         # the source would otherwise be held, next to it, until the build ends (a static site
         # reads its files from disk). At 5,000 pages that is the size of the docs tree.
@@ -256,6 +269,14 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         if info.get("edit_url"):
             page.edit_url = info["edit_url"]
         mintlify_meta(page.meta)
+        template = page.meta.get("template")
+        if template is not None and not _has_template(config, template):
+            # a template of the upstream's own site (trust: full keeps the key): MkDocs would
+            # stop the build with a traceback that names no page
+            log.warning("[%s] %s: front matter template: %r is not a template of this site's "
+                        "theme; the page uses the default", section.source.name,
+                        section.repo_path(core_page.path), template)
+            del page.meta["template"]
         extra = self.page_extensions.get(page.file.src_uri)
         if extra:
             # MkDocs makes a new Markdown converter for every page from the config: this page
