@@ -93,12 +93,16 @@ def test_fence_meta_reads_both_ways_of_writing_them() -> None:
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_thematic_break_inside_a_card_or_a_quote(engine: str, tmp_path: Path,
                                                    cache_dir: Path) -> None:
-    """Material's grid cards put a ``---`` in each list item: docutils refuses a transition
-    there (a warning, which fails a strict build), so Sphinx leaves it out; MkDocs draws it."""
+    """Material's grid cards put a ``---`` in each list item, and pages open sections with
+    one: docutils refuses a transition there (a warning, which fails a strict build), so
+    Sphinx leaves those out; MkDocs draws them."""
     page = ("# Grid\n\n-   __Set up__\n\n    ---\n\n    Install it.\n\n"
-            "> Quoted\n>\n> ---\n>\n> text\n\n---\n\nAfter.\n")
+            "> Quoted\n>\n> ---\n>\n> text\n\n---\n\nAfter.\n\n"
+            "## A section\n\n---\n\nIts first rule opens it.\n\n---\n\n## Next\n\nEnd.\n")
     html = built_page(engine, tmp_path, {"mkdocs.yml": "site_name: Up\n",
                                          "docs/index.md": page})
     body = html[html.index("<h1"):]
-    assert body.count("<hr") == (3 if engine == "mkdocs" else 1), body  # the top-level one
+    # Sphinx keeps only the rule between two paragraphs: docutils has no transition first or
+    # last in a section either
+    assert body.count("<hr") == (5 if engine == "mkdocs" else 1), body
     assert body.count("<blockquote>") == 1 and "Install it." in body, body

@@ -36,21 +36,33 @@ if TYPE_CHECKING:
 PIN_SCHEME = "miles-docs-pin"
 #: A link that leads nowhere (reported already): ``#`` in the written page.
 INERT_LINK = f"{PIN_SCHEME}:#"
-#: A thematic break that may be in a list item or a block quote: indented, or quoted.
-_NESTED_BREAK_RE = lazy_re(r"\n(?:[ \t]+|[ \t]*>[ \t>]*)(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|"
-                           r"(?:_[ \t]*){3,})(?:\n|$)")
+#: A line that may be a thematic break (``---``, ``* * *``, ``___``; indented or quoted too).
+_BREAK_RE = lazy_re(r"(?m)^[ \t>]*(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 
 
-def nested_breaks_removed(body: str) -> str:
-    """``body`` without the thematic breaks CommonMark reads inside a list item or a block
-    quote (each line left blank, a quote's ``>`` kept: the line numbers stay)."""
+def stray_breaks_removed(body: str) -> str:
+    """``body`` without the thematic breaks docutils has no transition for: those CommonMark
+    reads inside a list item or a block quote, first or last in a section (before or after a
+    heading, at either end of the page) or right before another one. Each line is left blank,
+    a quote's ``>`` kept: the line numbers stay."""
     from markdown_it import MarkdownIt  # only for pages that may need it
 
     lines = body.split("\n")
-    for token in MarkdownIt("commonmark").disable("inline").parse(body):
-        if token.type == "hr" and token.level > 0 and token.map is not None:
-            line = lines[token.map[0]]
-            lines[token.map[0]] = line[:len(line) - len(line.lstrip(" \t>"))].rstrip()
+    tokens = MarkdownIt("commonmark").disable("inline").parse(body)
+    #: the page's top-level blocks in order: (kind, first line), a break's kind "hr"
+    top = [(t.type, t.map[0]) for t in tokens
+           if t.level == 0 and t.nesting >= 0 and t.map is not None]
+    stray = {t.map[0] for t in tokens if t.type == "hr" and t.level > 0 and t.map is not None}
+    for k, (kind, line) in enumerate(top):
+        if kind != "hr":
+            continue
+        before = top[k - 1][0] if k else None
+        after = top[k + 1][0] if k + 1 < len(top) else None
+        if before in (None, "heading_open", "hr") or after in (None, "heading_open", "hr"):
+            stray.add(line)
+    for line in stray:
+        text = lines[line]
+        lines[line] = text[:len(text) - len(text.lstrip(" \t>"))].rstrip()
     return "\n".join(lines)
 
 
@@ -181,16 +193,16 @@ class SphinxEngine(Engine):
         return True
 
     def finish_page(self, section: Section, page: Page, ctx: BuildContext) -> None:
-        """Thematic breaks (``---``) in a list item or a block quote left out: docutils has
-        a transition only between the blocks of a document or section, and warns about any
-        other (which fails ``-W``); Material's grid cards put one in each card. Kept in the
-        scan cache, as the MkDocs engine's lists are."""
+        """Thematic breaks (``---``) docutils has no transition for left out: in a list item
+        or a block quote (Material's grid cards have one in each card), first or last in a
+        section, or next to another. docutils warns about each (which fails ``-W``). Kept in
+        the scan cache, as the MkDocs engine's lists are."""
         content = page.content
-        if _NESTED_BREAK_RE.search(content) is None or ctx.scans is None:
-            return
         start = page.body_start
+        if _BREAK_RE.search(content, start) is None or ctx.scans is None:
+            return
         page.content = ctx.scans.cached(
-            "t", content, lambda: content[:start] + nested_breaks_removed(content[start:]),
+            "t", content, lambda: content[:start] + stray_breaks_removed(content[start:]),
             str, str)
 
     def code_fence(self, indent: str, marker: str, meta: FenceMeta) -> list[str]:
@@ -215,8 +227,11 @@ class SphinxEngine(Engine):
         ind = c.indent
         design = "design" in self.features
         inner = c.inner()
-        fence = ind + "`" * fence_length(inner)
         title = " ".join(c.title.split())
+        # a backtick fence's first line holds no backtick (CommonMark): a title with one
+        # (``!!! tip "Use `x`"``) would leave the directive unopened, the rest of the page code
+        char = "~" if "`" in title else "`"
+        fence = ind + char * fence_length(inner, char)
         kind = CALLOUTS.get(c.name)
         if kind:
             kind = SPHINX_KINDS.get(kind, kind)

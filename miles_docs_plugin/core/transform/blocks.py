@@ -178,12 +178,12 @@ def caption_markdown(text: str) -> str:
     return "".join(out)
 
 
-def fence_length(lines: list[str]) -> int:
-    """A backtick fence longer than any fence inside ``lines``."""
+def fence_length(lines: list[str], char: str = "`") -> int:
+    """A fence of ``char`` (backticks, or tildes) longer than any such fence in ``lines``."""
     longest = 0
     for line in lines:
         m = FENCE_RE.match(line)
-        if m and m.group("fence")[0] == "`":
+        if m and m.group("fence")[0] == char:
             longest = max(longest, len(m.group("fence")))
     return max(3, longest + 1)
 
