@@ -400,16 +400,19 @@ def test_what_python_markdown_gives_an_id_and_unused_definitions(tmp_path: Path,
     page = ("# Notes\n\nA claim[^1], [its note](#fn:1), [back](#fnref:1) and\n"
             "[`meta_file`](#+meta.meta_file){ #+meta.meta_file }.\n\n"
             "[^1]: The note, not a link.\n\n"
-            "[unused]: missing.md#nope\n[overview]: #no-such-heading\n")
+            "[unused]: missing.md#nope\n[overview]: #no-such-heading\n\n"
+            "## Simplicity and power :rocket:\n\n## Set up { .special }\n\n"
+            "[power](#simplicity-and-power) and [set up](#set-up).\n")
     up = tmp_path / "up"
     commit = make_repo(up, {"mkdocs.yml": "site_name: Up\nmarkdown_extensions:\n"
-                                          "  - footnotes\n  - attr_list\n",
+                                          "  - footnotes\n  - attr_list\n  - pymdownx.emoji\n",
                             "docs/index.md": page})
     host = make_host("mkdocs", tmp_path / "host", up.as_uri(), commit)
     run = host.build()  # strict
     assert run.returncode == 0, run.output
     assert "0 warnings" in run.output and "WARNING" not in run.output, run.output
     html = host.site().page("diffusion/index.html").text
-    for href in ("#fn:1", "#fnref:1", "#+meta.meta_file"):
+    # a heading's id is made from what it shows: no emoji shortcode, no attribute list
+    for href in ("#fn:1", "#fnref:1", "#+meta.meta_file", "#simplicity-and-power", "#set-up"):
         assert f'href="{href}"' in html, (href, html)
     assert "<p>The note, not a link." in html, html

@@ -81,13 +81,20 @@ class BuildContext(Record):
         if amap is None:
             scan = self.scan(page)
             synthetic = page.extra.get("synthetic_headings", ())
+            headings = scan.headings
+            if any(":" in h.text or "{" in h.text for h in headings):
+                from .transform.markdown import Heading
+
+                text = self.engine.heading_text
+                headings = [Heading(h.level, text(section, h.text), h.line, h.raw)
+                            for h in headings]
             ids = scan.ids
             more = self.engine.page_ids(page.content[page.body_start:])
             if more:
                 from .transform.markdown import HtmlId
 
                 ids = [*ids, *(HtmlId(value, 0) for value in more)]
-            amap = AnchorMap.build(scan.headings, ids, self.engine.page_slugger(),
+            amap = AnchorMap.build(headings, ids, self.engine.page_slugger(),
                                    raw_html_ids=self.engine.raw_html_ids, synthetic=synthetic,
                                    heading_ids=page.extra.get("heading_ids"),
                                    depth=self.engine.heading_depth)

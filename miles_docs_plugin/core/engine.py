@@ -188,6 +188,12 @@ class Engine:
         """
         return fallback(component)
 
+    def heading_text(self, section: Section, text: str) -> str:
+        """The text the engine makes the id of a heading of ``section`` from, given the text
+        a reader sees as CommonMark reads it (MkDocs: without the shortcodes pymdownx.emoji
+        draws, or a ``{ .class }`` attribute list). The default: the same."""
+        return text
+
     def page_ids(self, body: str) -> list[str]:
         """Ids the engine gives elements of a page body other than its headings and raw HTML
         (MkDocs: Python-Markdown's ``{ #id }`` attribute lists and footnotes): anchors a link

@@ -132,6 +132,16 @@ class MkDocsEngine(Engine):
 
         page.content = ctx.scans.cached("l", content, shape, str, str)
 
+    def heading_text(self, section: Section, text: str) -> str:
+        """Python-Markdown's toc slugs a heading's rendered text: emoji shortcodes (where the
+        upstream's site turns pymdownx.emoji on, as this engine then does) are drawn, not
+        text, and attr_list takes a closing ``{ .class }`` off (``{#id}`` is read before)."""
+        if "{" in text:
+            text = HEADING_ATTRS_RE.sub("", text)
+        if ":" in text and "pymdownx.emoji" in upstream_syntax(section.upstream):
+            text = EMOJI_RE.sub("", text)
+        return text
+
     def page_ids(self, body: str) -> list[str]:
         """Python-Markdown's ids that are neither headings nor raw HTML: ``{ #id }`` of
         attr_list after any element (``[text](#x){ #x }``), and footnotes' ``fn:LABEL`` (the
@@ -226,6 +236,11 @@ class MkDocsEngine(Engine):
         return super().block(c)
 
 
+#: An attribute list that ends a heading (attr_list takes it off the heading's text).
+HEADING_ATTRS_RE = lazy_re(r"[ \t]*\{:?[ \t]*(?:[#.][^\s}]+|[A-Za-z_][\w-]*=[^\s}]+)"
+                           r"(?:[ \t]+(?:[#.][^\s}]+|[A-Za-z_][\w-]*=[^\s}]+))*[ \t]*\}[ \t]*$")
+#: An emoji shortcode (``:rocket:``, ``:material-check:``).
+EMOJI_RE = lazy_re(r":[a-z0-9_+-]+:")
 #: attr_list's ``{ … }`` (``{: … }``) after an element: its words (Python-Markdown's
 #: ``BASE_RE``), of which ``#name`` sets the id.
 ATTR_LIST_RE = lazy_re(r"\{:?[ ]*([^}\n ][^}\n]*)\}")
