@@ -416,3 +416,32 @@ def test_what_python_markdown_gives_an_id_and_unused_definitions(tmp_path: Path,
     for href in ("#fn:1", "#fnref:1", "#+meta.meta_file", "#simplicity-and-power", "#set-up"):
         assert f'href="{href}"' in html, (href, html)
     assert "<p>The note, not a link." in html, html
+
+
+@pytest.mark.parametrize("engine", ["mkdocs", "sphinx"])
+def test_an_image_in_an_element_md_in_html_reads_is_published(engine: str, tmp_path: Path,
+                                                               cache_dir: Path) -> None:
+    """``<figure markdown="span">`` (Material's image figures): md_in_html reads the content
+    as Markdown, where CommonMark reads one HTML block; its image is found, copied and linked.
+    Sphinx has no md_in_html: the content stands without the element, and no attribute
+    list shows as text."""
+    from hosts import make_host
+
+    page = ('# Figures\n\n<figure markdown="span">\n'
+            '  ![A chart](img/chart.png){ width="300" }\n'
+            "  <figcaption>The chart</figcaption>\n</figure>\n\nAfter.\n")
+    up = tmp_path / "up"
+    commit = make_repo(up, {"mkdocs.yml": "site_name: Up\nmarkdown_extensions:\n"
+                                          "  - attr_list\n  - md_in_html\n",
+                            "docs/guide/index.md": page,
+                            "docs/guide/img/chart.png": b"\x89PNG\r\n\x1a\n"})
+    host = make_host(engine, tmp_path / "host", up.as_uri(), commit)
+    run = host.build()  # strict: MkDocs warns about an image that is not there
+    assert run.returncode == 0, run.output
+    html = host.site().page("diffusion/guide/index.html").text
+    if engine == "mkdocs":
+        assert 'src="img/chart.png"' in html and 'width="300"' in html, html
+        assert (host.out / "diffusion" / "guide" / "img" / "chart.png").is_file()
+    else:
+        assert '<img alt="A chart" src="../../_images/chart.png"' in html, html
+        assert "![" not in html and "{ width" not in html and "width=”" not in html, html

@@ -22,7 +22,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
-from ..core.context import BLOCK_MARKS
+from ..core.context import BLOCK_MARKS, MARKDOWN_ATTR_RE
 from ..core.errors import Diagnostic, Severity
 from ..core.model import name_title
 from ..core.patterns import lazy_re
@@ -443,6 +443,10 @@ def neutralize(lines: list[str], blocks: list[Block], found: list[Block], *,
             lines[block.start] += closing
 
 
+#: attr_list's ``{ … }`` right after a link or an image (its ``)``).
+INLINE_ATTRS_RE = lazy_re(r"""\)\{:?[ \t]*(?:[#.][^\s}]+|[A-Za-z_][\w-]*=(?:"[^"\n]*"|'[^'\n]*'|"""
+                          r"""[^\s}]+))(?:[ \t]+(?:[#.][^\s}]+|[A-Za-z_][\w-]*=(?:"[^"\n]*"|"""
+                          r"""'[^'\n]*'|[^\s}]+)))*[ \t]*\}""")
 #: A line that opens an HTML tag (lowercase: ``<img``) and does not close it.
 _OPEN_TAG_RE = lazy_re(r"^[ \t]*<([a-z][\w-]*)(?:\s[^<>]*)?$")
 #: Lines a tag written across lines may take.
@@ -768,6 +772,26 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
             if mdx:
                 found_fences = fences(lines)
                 code = code_lines(found_fences)
+    if not native and "md_in_html" not in features and "markdown" in body and \
+            MARKDOWN_ATTR_RE.search(body) is not None:
+        # <figure markdown="span">: an engine without md_in_html would show its content,
+        # Markdown, as text inside raw HTML; without the element's tags it is read
+        from ..core.transform.dialect import markdown_in_html_view
+
+        unwrapped = markdown_in_html_view(newline.join(lines)).split(newline)
+        if unwrapped != lines:
+            lines[:] = [line if line.strip() else "" for line in unwrapped]
+            changed = True
+    if not native and not mdx and "attr_list" not in features and "){" in body:
+        # ``![chart](x.png){ width="300" }``: attr_list's, which the engine does not read,
+        # would show as text after the image or link
+        in_code = code or code_lines(fences(lines))
+        for k, text in enumerate(lines):
+            if "){" in text and k not in in_code:
+                kept = INLINE_ATTRS_RE.sub(")", text)
+                if kept != text:
+                    lines[k] = kept
+                    changed = True
     fence_infos = structure.fences
     has_h1 = structure.has_h1
     if mdx:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from .engine import Engine
 from .errors import Diagnostic, Severity
+from .patterns import lazy_re
 from .records import Record
 from .transform.anchors import AnchorMap
 
@@ -141,12 +142,21 @@ class BuildContext(Record):
 
             view = margin_view(body, markers)  # looks for the markers itself
         text = body if view is None else view.text
+        if "md_in_html" in self.engine.features and "markdown" in text and \
+                MARKDOWN_ATTR_RE.search(text) is not None:
+            from .transform.dialect import markdown_in_html_view
+
+            text = markdown_in_html_view(text)  # offsets as in ``text``: none to map back
         if self.scans is not None:
             found = self.scans.get(text, line_offset, do_scan)
         else:
             found = do_scan(text, line_offset=line_offset)
         return found if view is None else _moved_back(found, view.offset)
 
+
+
+#: A tag with a ``markdown`` attribute (md_in_html), anywhere.
+MARKDOWN_ATTR_RE = lazy_re(r"<[A-Za-z][\w-]*\b[^<>\n]*[ \t]markdown\b")
 
 
 def _moved_back(found: ScanResult, offset: Callable[[int], int]) -> ScanResult:

@@ -287,3 +287,39 @@ def margin_view(text: str, markers: frozenset[str] | set[str]) -> MarginView | N
         out.append(line)
         pos += len(line) + 1
     return MarginView("\n".join(out), starts, cumulative)
+
+
+#: An HTML element whose content Python-Markdown's md_in_html reads as Markdown, opened alone
+#: on its line (``<figure markdown="span">``, ``<div class="grid" markdown>``): its name.
+MARKDOWN_TAG_RE = re.compile(r"^[ \t]{0,3}<([A-Za-z][\w-]*)\b[^<>]*?[ \t]markdown(?:=[\"']?\w*"
+                             r"[\"']?)?[^<>]*>[ \t]*$")
+
+
+def markdown_in_html_view(text: str) -> str:
+    """``text`` with the tag lines of the elements md_in_html reads as Markdown
+    (:data:`MARKDOWN_TAG_RE`, and the line of their closing tag) blanked, each character a
+    space: what the link scan reads of a page written for md_in_html, where CommonMark would
+    read the element and its content as one HTML block and find no Markdown link in it (an
+    image in a ``<figure markdown>``). Offsets stay those of ``text``."""
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        m = MARKDOWN_TAG_RE.match(lines[i])
+        if m is None:
+            i += 1
+            continue
+        name = m.group(1)
+        opening = re.compile(rf"<{re.escape(name)}\b", re.I)
+        closing = re.compile(rf"^[ \t]*</{re.escape(name)}>[ \t]*$", re.I)
+        depth = 1
+        for j in range(i + 1, len(lines)):
+            if closing.match(lines[j]):
+                depth -= 1
+                if depth == 0:
+                    lines[i] = " " * len(lines[i])
+                    lines[j] = " " * len(lines[j])
+                    break
+            elif opening.search(lines[j]) and f"</{name}" not in lines[j]:
+                depth += 1
+        i += 1
+    return "\n".join(lines)
