@@ -141,6 +141,17 @@ text</Warning>""".splitlines()
     assert top[1].inline == "one line" and top[2].tail == "text"
 
 
+def test_a_div_on_one_line_inside_a_div_closes_itself() -> None:
+    """``<div className="k">x</div>`` in a ``<div>`` block is inline: its ``</div>`` does not
+    close the block it stands in (microsandbox's SDK pages nest them so)."""
+    lines = ['<div className="a">', '  <div className="b">', '    <div className="k">x</div>',
+             '    <div className="d">Text</div>', "  </div>", "</div>"]
+    top, problems = find_blocks(lines, set())
+    assert problems == []
+    assert [(b.name, b.start, b.end) for b in top] == [("div", 0, 5)]
+    assert [(b.name, b.start, b.end) for b in top[0].children] == [("div", 1, 4)]
+
+
 def test_module_syntax_is_blanked_outside_code_only() -> None:
     lines = """import Intro from '/snippets/intro.mdx';
 import { Aside } from "/snippets/aside.jsx";

@@ -344,8 +344,11 @@ def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tup
             m = re.search(r"</(?P<name>[A-Za-z][\w.:-]*)>[ \t]*$", line)
             if m and any(b.name == m.group("name") for b in stack):
                 before = line[:m.start()]
-                if before.strip():
-                    close(m.group("name"), i, before.strip())
+                name = m.group("name")
+                # ``<div class="k">x</div>`` in a <div>: the line closes its own tag
+                opened = len(re.findall(rf"<{re.escape(name)}(?=[\s/>])", before))
+                if before.strip() and opened <= before.count(f"</{name}>"):
+                    close(name, i, before.strip())
         i += 1
     for block in stack:
         problems.append((block.start, f"<{block.name}> is never closed"))
