@@ -166,3 +166,12 @@ def test_an_mkdocs_upstream_s_pages_are_read_as_written(tmp_path: Path,
     assert run.returncode == 0, run.output
     body = _html(host.site().page("diffusion/index.html").text)
     assert "<ul><li>a</li><li>b</li></ul>" in body, body
+
+
+def test_an_escaped_pipe_in_code_in_a_table_shows_as_a_pipe() -> None:
+    """GFM reads ``\\|`` in a table cell as a pipe, in code too; Python-Markdown's tables read a
+    pipe in code as code, and would show the backslash."""
+    page = "Types:\n\n| name | type |\n|---|---|\n| `a` | `int \\| None` |\n"
+    html = markdown.markdown(commonmark_blocks(page), extensions=["tables"])
+    assert "<code>int | None</code>" in html, html
+    assert "\\|" in commonmark_blocks("`a \\| b` outside a table\n")

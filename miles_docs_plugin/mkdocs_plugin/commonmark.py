@@ -23,6 +23,7 @@ from typing import Any
 #: content tab.
 OPENER_RE = re.compile(r"( *)(?:!!!|\?\?\?\+?|===[+!]{0,2}) ")
 FENCE_RE = re.compile(r"( *)(`{3,}|~{3,})(.*)$")
+CODE_SPAN_RE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _PARSER: Any = None
 
 #: (columns of indentation a line has, columns it gets), per line of a level
@@ -74,11 +75,16 @@ def _carve(lines: list[str]) -> tuple[list[str], dict[int, list[str]]]:
 def _shape(lines: list[str]) -> list[str]:
     view, bodies = _carve(lines)
     edits = _edits("\n".join(view), view)
-    moves, blank_before, apart, after = edits if edits is not None else ({}, set(), set(), {})
+    moves, blank_before, apart, after, tables = edits if edits is not None else (
+        {}, set(), set(), {}, set())
     out: list[str] = []
     for k, text in enumerate(view):
         if k - 1 in after:
             out += after[k - 1]
+        if k in tables and "\\|" in text:
+            # GFM's escaped pipe in a table cell, in code too; Python-Markdown's tables read a
+            # pipe in code as code already, and would show the backslash
+            text = CODE_SPAN_RE.sub(lambda m: m.group(0).replace("\\|", "|"), text)
         if k in blank_before:
             out.append("")
         elif k in apart:
@@ -100,10 +106,10 @@ def _shape(lines: list[str]) -> list[str]:
 
 
 def _edits(content: str, lines: list[str]
-           ) -> tuple[Moves, set[int], set[int], dict[int, list[str]]] | None:
+           ) -> tuple[Moves, set[int], set[int], dict[int, list[str]], set[int]] | None:
     """What one level needs: (moves, lines a blank line goes before, lines a list starts on
-    that an HTML comment keeps from the list above, lines to add after a line); None when a
-    list's indentation has tabs."""
+    that an HTML comment keeps from the list above, lines to add after a line, lines of
+    tables); None when a list's indentation has tabs."""
     global _PARSER
     if _PARSER is None:
         from markdown_it import MarkdownIt  # only for pages that may need it
@@ -113,6 +119,7 @@ def _edits(content: str, lines: list[str]
     blank_before: set[int] = set()
     apart: set[int] = set()
     appended: dict[int, list[str]] = {}
+    tables: set[int] = set()
     block_ends: set[int] = set()  # the line after each block in an item that is no paragraph
     siblings: dict[int, tuple[int, int] | None] = {}  # per level: lines of the item above
     #: the items open: (end, content column it has, content column it gets, start)
@@ -130,6 +137,8 @@ def _edits(content: str, lines: list[str]
         if quotes or token.map is None or token.type == "inline":
             continue
         start, end = token.map
+        if token.type == "table_open":
+            tables.update(range(start, end))
         while items and items[-1][0] <= start:
             items.pop()
         above = last.get(token.level)
@@ -185,7 +194,7 @@ def _edits(content: str, lines: list[str]
                     moves[k] = (column, to_column)
             items.append((end, column, to_column, start))
             last.pop(token.level + 1, None)  # the item's blocks start
-    return moves, blank_before, apart, appended
+    return moves, blank_before, apart, appended, tables
 
 
 def _loose(lines: list[str], item: tuple[int, int, int, int], spaced: set[int]) -> bool:

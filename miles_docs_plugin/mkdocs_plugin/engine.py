@@ -541,14 +541,15 @@ def page_extensions(content: str, upstream: frozenset[str] = frozenset()) -> set
 #: item's text, or a nested item, under its parent's text; a fence or a component's block
 #: indented as MDX allows), a list item right under a line that is no list item (a list that
 #: interrupts a paragraph), a list item after a list item and a blank line (a second list), a
-#: fence right under a line of text, or a line of text right under a bare fence (the text
-#: after a block of code).
+#: fence right under a line of text, a line of text right under a bare fence (the text after
+#: a block of code), or an escaped pipe in code in a table row.
 _BLOCK_HINT_RE = lazy_re(r"\n(?:(?: {4})* {1,3}\S|"
                          r"(?: {4})*(?![ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$))[^ \t\n][^\n]*\n"
                          r"(?: {4})*(?:[-*+]|\d{1,9}[.)])[ \t]|"
                          r"(?:[-*+]|\d{1,9}[.)])[ \t][^\n]*\n\n(?:[-*+]|\d{1,9}[.)])[ \t]|"
                          r"(?: {4})*[^ \t\n][^\n]*\n(?: {4})*(?:`{3}|~{3})|"
-                         r"(?: {4})*(?:`{3,}|~{3,})[ \t]*\n(?: {4})*[^ \t\n`~])")
+                         r"(?: {4})*(?:`{3,}|~{3,})[ \t]*\n(?: {4})*[^ \t\n`~]|"
+                         r"[ \t]*\|[^\n]*`[^`\n]*\\\|)")
 
 
 def _may_need_shaping(content: str) -> bool:
