@@ -260,3 +260,14 @@ def test_only_the_public_api_of_markdown_it_is_used() -> None:
     used = {str(path.relative_to(package)) for path in package.rglob("*.py")
             if re.search(r"\.__(?:rules|find|compile|cache)__\b", path.read_text("utf-8"))}
     assert used == set()
+
+
+def test_links_in_a_table_cell_with_an_escaped_pipe_are_found() -> None:
+    """GFM takes the backslash off ``\\|`` in a cell: the cell's text is no longer the page's,
+    and its links were "not located" (a warning that fails a strict build)."""
+    text = ("| a | b |\n|---|---|\n"
+            "| x | [`Sink`](#sink) ` \\| None` and [y](other.md) `\\|` [z](z.md) |\n")
+    found = scan(text)
+    assert [(link.dest, text[link.start:link.end]) for link in found.links] == [
+        ("#sink", "#sink"), ("other.md", "other.md"), ("z.md", "z.md")]
+    assert found.unmapped == []

@@ -186,6 +186,9 @@ class _InlineMap:
         lines = self.content.split("\n")
         self.content_starts: list[int] = []
         self.bases: list[int | None] = []
+        #: per line of a table cell written with ``\|``: the cell text's pipes (GFM takes the
+        #: backslash off), each one column further in the page
+        self.pipes: dict[int, list[int]] = {}
         pos = 0
         text = page.text
         for j, cl in enumerate(lines):
@@ -206,6 +209,10 @@ class _InlineMap:
                 base = lstart + len(stripped) - len(cl)
             else:
                 idx = text.find(cl, lstart, lend) if cl else -1
+                if idx < 0 and cell and "|" in cl:
+                    idx = text.find(cl.replace("|", "\\|"), lstart, lend)
+                    if idx >= 0:
+                        self.pipes[j] = [k for k, ch in enumerate(cl) if ch == "|"]
                 base = idx if idx >= 0 else None
                 core = cl.lstrip(" ")
                 if base is None and core and core != cl:
@@ -214,14 +221,16 @@ class _InlineMap:
                     idx = text.find(core, lstart, lend)
                     base = idx - (len(cl) - len(core)) if idx >= 0 else None
             if base is not None:
-                cursors[ln] = base + len(cl)
+                cursors[ln] = base + len(cl) + len(self.pipes.get(j, ()))
             self.bases.append(base)
 
     def to_page(self, offset: int, length: int, expect: str) -> int | None:
         j = bisect.bisect_right(self.content_starts, offset) - 1
         base = self.bases[j] if 0 <= j < len(self.bases) else None
         if base is not None:
-            start = base + offset - self.content_starts[j]
+            at = offset - self.content_starts[j]
+            pipes = self.pipes.get(j)
+            start = base + at + (bisect.bisect_left(pipes, at) if pipes else 0)
             if self.page.text[start:start + length] == expect:
                 return start
         return None
