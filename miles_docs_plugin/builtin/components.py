@@ -528,6 +528,10 @@ def _inline_components(lines: list[str], code: set[int]) -> bool:
                     continue
                 content = line[tag.end:close]
                 end = close + len(tag.name) + 3
+                if "<" in content:  # components and JSX tags in it (<Tooltip><Icon/>…)
+                    inner = [content]
+                    _inline_components(inner, set())
+                    content = inner[0]
             out.append(line[pos:k])
             out.append(_inline_html(tag.name, tag.attrs, content))
             pos = k = end
