@@ -423,3 +423,60 @@ def test_7_disk_full_while_writing_the_lock_keeps_it(tmp_path: Path,
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["miles-docs.lock"]
 
+
+
+def _hostile_lines() -> dict[str, Callable[[], object]]:
+    """Each pattern of the page transforms against the line that makes a backtracking one take
+    time as the square (or worse) of its length: at these sizes, hours for such a pattern."""
+    from miles_docs_plugin.builtin.components import code_notation
+    from miles_docs_plugin.core.collect.upstream import Redirect, apply_redirect
+    from miles_docs_plugin.core.transform.dialect import markdown_in_html_view
+    from miles_docs_plugin.core.transform.mdx import Fence
+    from miles_docs_plugin.mkdocs_plugin.engine import (
+        HEADING_ATTRS_RE,
+        MkDocsEngine,
+        _may_need_shaping,
+        page_extensions,
+    )
+
+    def notation() -> object:
+        lines = ["```js", " " * 200_000 + "[!code x]", "```"]
+        return code_notation(lines, Fence(0, 2, "", "```", "js"))
+
+    deep, deeper = "/" + "/".join(["a"] * 32), "/" + "/".join(["a"] * 60)
+    return {
+        "attr_list": lambda: page_extensions("{#" * 100_000),
+        "page ids": lambda: MkDocsEngine.page_ids(None, "{" * 200_000),  # type: ignore[arg-type]
+        "block hint": lambda: _may_need_shaping(" " * 500_000 + "x"),
+        "code notation": notation,
+        "heading attributes": lambda: HEADING_ATTRS_RE.sub("", "{#" * 100_000),
+        "md_in_html tag": lambda: markdown_in_html_view("<div" + " markdown" * 50_000 + "\n"),
+        "redirect wildcards": lambda: [
+            apply_redirect(Redirect(source, "/x"), path)
+            for source in ("/*/*/*/*/*/*/*/*/*/*/*/*/z", "/:a*/:b*/:c*/*/z")
+            for path in (deep, deeper)],
+    }
+
+
+@pytest.mark.parametrize("name", ["attr_list", "page ids", "block hint", "code notation",
+                                  "heading attributes", "md_in_html tag", "redirect wildcards"])
+def test_5_a_hostile_line_takes_no_time_as_its_square(name: str) -> None:
+    _hostile_lines()[name]()  # would not return for hours with a backtracking pattern
+
+
+def test_6_a_definition_no_link_uses_is_still_made_safe(tmp_path: Path,
+                                                        cache_dir: Path) -> None:
+    """A definition is left unchecked only when nothing could use it, and even then what
+    leaves the repository is made inert; ``[^x]:`` is a footnote only where footnotes are
+    read (here, an MkDocs upstream without them: a link definition)."""
+    page = ("# Notes\n\nRead [the notes][^x] and [the file][far]: done.\n\n"
+            "[^x]: ../../secret.txt\n[far]: ../../../../../../etc/passwd\n"
+            "[never]: ../../../../../../etc/shadow\n")
+    up = tmp_path / "up"
+    commit = make_repo(up, {"mkdocs.yml": "site_name: Up\n", "docs/index.md": page})
+    host = make_host("mkdocs", tmp_path / "host", up.as_uri(), commit)
+    run = host.build(strict=False)
+    assert run.returncode == 0, run.output
+    html = host.site().page("diffusion/index.html").text
+    assert "secret.txt" not in html and "etc/passwd" not in html, html
+    assert run.output.count("points outside the repository") == 3, run.output

@@ -63,6 +63,8 @@ def test_the_quick_look_finds_what_the_single_pattern_found(fragment: str) -> No
     '<iframe srcdoc="&lt;script&gt;"></iframe>',
     '<a href="javascript&colon;alert(18)">x</a>',
     "<linK rel=stylesheet href=x>",  # KELVIN SIGN: lower-cased to k, as the parser reads it
+    '<svg><a><animate attributeName="href" values="https://x;javascript:alert(19)"/></a></svg>',
+    '<svg><a><set attributeName="href" to="javascript:alert(19)"/></a></svg>',
 ])
 def test_every_attack_is_looked_at(fragment: str) -> None:
     assert suspect(fragment)

@@ -447,9 +447,9 @@ def neutralize(lines: list[str], blocks: list[Block], found: list[Block], *,
 
 
 #: attr_list's ``{ … }`` right after a link or an image (its ``)``).
-INLINE_ATTRS_RE = lazy_re(r"""\)\{:?[ \t]*(?:[#.][^\s}]+|[A-Za-z_][\w-]*=(?:"[^"\n]*"|'[^'\n]*'|"""
-                          r"""[^\s}]+))(?:[ \t]+(?:[#.][^\s}]+|[A-Za-z_][\w-]*=(?:"[^"\n]*"|"""
-                          r"""'[^'\n]*'|[^\s}]+)))*[ \t]*\}""")
+INLINE_ATTRS_RE = lazy_re(r"""\)\{:?[ \t]*(?:[#.][^\s{}]+|[A-Za-z_][\w-]*=(?:"[^"\n]*"|'[^'\n]*'|"""
+                          r"""[^\s{}]+))(?:[ \t]+(?:[#.][^\s{}]+|[A-Za-z_][\w-]*=(?:"[^"\n]*"|"""
+                          r"""'[^'\n]*'|[^\s{}]+)))*[ \t]*\}""")
 #: A line that opens an HTML tag (lowercase: ``<img``) and does not close it.
 _OPEN_TAG_RE = lazy_re(r"^[ \t]*<([a-z][\w-]*)(?:\s[^<>]*)?$")
 #: Lines a tag written across lines may take.
@@ -905,7 +905,7 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
 #: Shiki's notation in a code line, as Mintlify reads it: a comment holding only
 #: ``[!code ++]`` (``--``, ``highlight``, ``focus``, ``error``, ``warning``; ``:3`` for three
 #: lines from there), in the comment syntax of the language.
-CODE_NOTATION_RE = lazy_re(r"\s*(?://|#|--|;|%|/\*|<!--|\{/\*)\s*\[!code (?:\+\+|--|highlight|hl|"
+CODE_NOTATION_RE = lazy_re(r"(?://|#|--|;|%|/\*|<!--|\{/\*)[ \t]*\[!code (?:\+\+|--|highlight|hl|"
                            r"focus|error|warning|word:\S+)(?::(\d{1,4}))?\]\s*(?:\*/\}?|-->)?\s*$")
 
 
@@ -922,7 +922,7 @@ def code_notation(lines: list[str], fence: Fence) -> list[int]:
         m = CODE_NOTATION_RE.search(line)
         if m is None:
             continue
-        lines[k] = line[:m.start()]
+        lines[k] = line[:m.start()].rstrip()
         first = k - fence.start
         marked.extend(range(first, min(first + int(m.group(1) or 1), last - fence.start)))
     return sorted(set(marked))

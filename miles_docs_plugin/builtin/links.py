@@ -370,18 +370,25 @@ def _resolver(ctx: BuildContext) -> Resolver:
     return resolve
 
 
-#: ``[label]`` not followed by ``:`` (a definition) or ``(`` (an inline link): a reference
-#: link's label, or its text (``[label][]``, ``[label]``; ``[text][label]`` is both).
-_BRACKETS_RE = re.compile(r"\[((?:[^\[\]\\]|\\.){0,999})\](?![:(])")
+#: ``[label]`` not followed by ``(`` (an inline link): a reference link's label, or its text
+#: (``[label][]``, ``[label]``; ``[text][label]`` is both), or a definition's label.
+_BRACKETS_RE = re.compile(r"\[((?:[^\[\]\\]|\\.){0,999})\](?!\()")
 
 
 def _used_labels(body: str) -> set[str]:
     """The labels that reference links of ``body`` may use, normalized as CommonMark matches
-    them (case and runs of whitespace do not count). A bracketed text that is no link counts
-    too: a definition is left out only when nothing could use it."""
+    them (case and runs of whitespace do not count): every bracketed text but a definition's
+    label (at the start of a line, a ``:`` after it). A bracketed text that is no link counts
+    too: a definition is left unchecked only when nothing could use it."""
     from markdown_it.common.utils import normalizeReference  # as the scan's labels are
 
-    return {normalizeReference(m.group(1)) for m in _BRACKETS_RE.finditer(body)}
+    used = set()
+    for m in _BRACKETS_RE.finditer(body):
+        start = body.rfind("\n", 0, m.start()) + 1
+        if body.startswith(":", m.end()) and not body[start:m.start()].strip(" "):
+            continue  # a definition
+        used.add(normalizeReference(m.group(1)))
+    return used
 
 
 @hookimpl(tryfirst=True)  # before components are written in the engine's syntax
@@ -399,14 +406,18 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     for link in scan.links:
         if not link.dest.strip():
             continue
+        unused = False
         if link.kind == "definition" and link.label is not None:
+            if link.label.startswith("^") and ctx.engine.reads_footnotes(section):
+                continue  # a footnote: its text is no destination
             if used is None:
                 used = _used_labels(page.content[offset:])
-            if link.label not in used:
-                continue  # no link uses it: no engine shows it, so it is neither checked
+            unused = link.label not in used
         target = resolve(link, page, ctx)
         if target is None or isinstance(target, ExternalTarget):
             continue
+        if unused and not (isinstance(target, UnresolvedTarget) and target.unsafe):
+            continue  # no link uses it, so no engine shows it: only what is unsafe is acted on
         new = render(target, link, page, section, ctx, here=here)
         if new is None or new == link.dest:
             continue

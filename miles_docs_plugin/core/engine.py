@@ -188,6 +188,11 @@ class Engine:
         """
         return fallback(component)
 
+    def reads_footnotes(self, section: Section) -> bool:
+        """Whether ``[^label]: text`` on a page of ``section`` is a footnote (its text no link
+        destination), as GFM and MyST read it. The default: it is."""
+        return True
+
     def heading_text(self, section: Section, text: str) -> str:
         """The text the engine makes the id of a heading of ``section`` from, given the text
         a reader sees as CommonMark reads it (MkDocs: without the shortcodes pymdownx.emoji

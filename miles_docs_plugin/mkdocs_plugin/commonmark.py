@@ -81,7 +81,7 @@ def _shape(lines: list[str]) -> list[str]:
     for k, text in enumerate(view):
         if k - 1 in after:
             out += after[k - 1]
-        if k in tables and "\\|" in text:
+        if k in tables and "\\|" in text and len(text) <= 10_000:
             # GFM's escaped pipe in a table cell, in code too; Python-Markdown's tables read a
             # pipe in code as code already, and would show the backslash
             text = CODE_SPAN_RE.sub(lambda m: m.group(0).replace("\\|", "|"), text)

@@ -60,6 +60,8 @@ class MkDocsEngine(Engine):
         super().__init__(host_pages)
         self.use_directory_urls = bool(config.use_directory_urls)
         exts = {*config.markdown_extensions, *available}
+        self._host_extensions = frozenset(
+            name for name in config.markdown_extensions if isinstance(name, str))
         self.features = frozenset(
             name for name, ext in FEATURE_EXTENSIONS.items()
             if ext in exts) | ({"mkdocstrings"} if "mkdocstrings" in config.plugins else set())
@@ -132,12 +134,18 @@ class MkDocsEngine(Engine):
 
         page.content = ctx.scans.cached("l", content, shape, str, str)
 
+    def reads_footnotes(self, section: Section) -> bool:
+        """Python-Markdown reads footnotes when the host turns the extension on, or when the
+        upstream's pages are written for it (this engine then turns it on for them)."""
+        return "footnotes" in self._host_extensions or \
+            "footnotes" in upstream_syntax(section.upstream)
+
     def heading_text(self, section: Section, text: str) -> str:
         """Python-Markdown's toc slugs a heading's rendered text: emoji shortcodes (where the
         upstream's site turns pymdownx.emoji on, as this engine then does) are drawn, not
         text, and attr_list takes a closing ``{ .class }`` off (``{#id}`` is read before)."""
         if "{" in text:
-            text = HEADING_ATTRS_RE.sub("", text)
+            text = HEADING_ATTRS_RE.sub("", text).rstrip()
         if ":" in text and "pymdownx.emoji" in upstream_syntax(section.upstream):
             text = EMOJI_RE.sub("", text)
         return text
@@ -237,13 +245,13 @@ class MkDocsEngine(Engine):
 
 
 #: An attribute list that ends a heading (attr_list takes it off the heading's text).
-HEADING_ATTRS_RE = lazy_re(r"[ \t]*\{:?[ \t]*(?:[#.][^\s}]+|[A-Za-z_][\w-]*=[^\s}]+)"
-                           r"(?:[ \t]+(?:[#.][^\s}]+|[A-Za-z_][\w-]*=[^\s}]+))*[ \t]*\}[ \t]*$")
+HEADING_ATTRS_RE = lazy_re(r"\{:?[ \t]*(?:[#.][^\s{}]+|[A-Za-z_][\w-]*=[^\s{}]+)"
+                           r"(?:[ \t]+(?:[#.][^\s{}]+|[A-Za-z_][\w-]*=[^\s{}]+))*[ \t]*\}[ \t]*$")
 #: An emoji shortcode (``:rocket:``, ``:material-check:``).
 EMOJI_RE = lazy_re(r":[a-z0-9_+-]+:")
 #: attr_list's ``{ … }`` (``{: … }``) after an element: its words (Python-Markdown's
 #: ``BASE_RE``), of which ``#name`` sets the id.
-ATTR_LIST_RE = lazy_re(r"\{:?[ ]*([^}\n ][^}\n]*)\}")
+ATTR_LIST_RE = lazy_re(r"\{:?[ ]*([^{}\n ][^{}\n]*)\}")
 QUOTED_RE = lazy_re(r"""[^ =}]+=(?:"[^"]*"|'[^']*')""")
 #: A footnote's definition (``[^label]: text``): the label.
 FOOTNOTE_RE = lazy_re(r"(?m)^[ ]{0,3}\[\^([^\]\s]+)\]:")
@@ -308,8 +316,9 @@ EXTENSION_SYNTAX = (  # (extension, a string the syntax always holds, the syntax
     ("pymdownx.details", "???", lazy_re(r"^[ \t>]*\?\?\?\+?[ \t]+[\w-]", re.M)),
     ("pymdownx.tabbed", "===", lazy_re(r'^[ \t>]*===[!+]{0,2}[ \t]+"', re.M)),
     ("md_in_html", "markdown", lazy_re(r"<[A-Za-z][\w-]*\s[^>]{0,2000}?\bmarkdown\b")),
-    ("attr_list", "{", lazy_re(r"\{:?[ \t]*(?:#[^\s=}]+|\.[A-Za-z_][\w-]*|[A-Za-z_][\w-]*=)"
-                               r"[^}\n]*\}")),
+    # (neither class holds a "{": a line of "{#" would make the two try each other's share)
+    ("attr_list", "{", lazy_re(r"\{:?[ \t]*(?:#[^\s={}]+|\.[A-Za-z_][\w-]*|[A-Za-z_][\w-]*=)"
+                               r"[^{}\n]*\}")),
 )
 #: Inline and block syntax of extensions an upstream's pages are written for, as it appears
 #: in a page (outside fenced code): turned on for the pages that use it when the upstream's
@@ -357,14 +366,24 @@ def extension_options(name: str) -> dict[str, Any] | None:
         if importlib.util.find_spec("material") is not None:
             from material.extensions import emoji as material_emoji
 
-            return {"emoji_index": material_emoji.twemoji,
-                    "emoji_generator": material_emoji.to_svg}
+            return {"emoji_index": material_emoji.twemoji, "emoji_generator": _icon_or_alt}
         from pymdownx import emoji
 
         return {"emoji_index": emoji.twemoji, "emoji_generator": emoji.to_alt}
     if name == "pymdownx.arithmatex":
         return {"generic": True}
     return EXTENSION_OPTIONS.get(name)
+
+
+def _icon_or_alt(index: str, shortname: str, alias: str, uc: str | None, alt: str, title: str,
+                 category: str, options: Any, md: Any) -> Any:
+    """pymdownx.emoji's generator: Material's icons as inline SVG (Material's ``to_svg``),
+    emoji as their character (``to_alt``; Material's would be an image from a CDN)."""
+    from material.extensions.emoji import to_svg
+    from pymdownx.emoji import to_alt
+
+    make = to_svg if not uc else to_alt
+    return make(index, shortname, alias, uc, alt, title, category, options, md)
 
 
 def upstream_syntax(site: UpstreamSite | None) -> frozenset[str]:
@@ -543,8 +562,10 @@ def page_extensions(content: str, upstream: frozenset[str] = frozenset()) -> set
 #: interrupts a paragraph), a list item after a list item and a blank line (a second list), a
 #: fence right under a line of text, a line of text right under a bare fence (the text after
 #: a block of code), or an escaped pipe in code in a table row.
+#: (Each lookahead is tried once per line, before the indentation: tried after each column
+#: of it, a line of spaces would take time as its square.)
 _BLOCK_HINT_RE = lazy_re(r"\n(?:(?: {4})* {1,3}\S|"
-                         r"(?: {4})*(?![ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$))[^ \t\n][^\n]*\n"
+                         r"(?![ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$))(?: {4})*[^ \t\n][^\n]*\n"
                          r"(?: {4})*(?:[-*+]|\d{1,9}[.)])[ \t]|"
                          r"(?:[-*+]|\d{1,9}[.)])[ \t][^\n]*\n\n(?:[-*+]|\d{1,9}[.)])[ \t]|"
                          r"(?: {4})*[^ \t\n][^\n]*\n(?: {4})*(?:`{3}|~{3})|"

@@ -402,36 +402,50 @@ def read_upstream(read_docs: Reader, read_repo: Reader, docs_dir: str) -> Upstre
 # -- redirects -----------------------------------------------------------------------------
 
 
-def _segment_regex(segment: str, wild: list[str]) -> str:
+def _segment_regex(segment: str, wild: list[str], last: bool) -> str:
     m = re.fullmatch(r":([A-Za-z_]\w*)", segment)
     if m:
         return f"(?P<{m.group(1)}>[^/]+)"
     parts = segment.split("*")
     out = re.escape(parts[0])
-    for part in parts[1:]:
+    for k, part in enumerate(parts[1:], 1):
         name = f"_w{len(wild)}"
         wild.append(name)
-        out += f"(?P<{name}>.*)" + re.escape(part)  # across segments, as mint matches it
+        # a * that ends the source takes the rest of the path, segments too, as mint matches
+        # it; any other stays in its segment (several ``.*`` would backtrack)
+        rest = last and k == len(parts) - 1 and not part
+        out += f"(?P<{name}>{'.*' if rest else '[^/]*'})" + re.escape(part)
     return out
+
+
+#: Wildcards a redirect source may hold, and segments a path tried against it may have (each
+#: wildcard more multiplies the ways a long path can be split); beyond, it does not match.
+MAX_WILDCARDS = 4
+MAX_SEGMENTS = 32
 
 
 def compile_redirect(source: str) -> tuple[re.Pattern[str], list[str]]:
     """A regex for a redirect ``source`` (``:name``, ``:name*``, ``*`` in a segment)."""
     wild: list[str] = []
     pattern = ""
-    for segment in [s for s in source.split("/") if s]:
+    segments = [s for s in source.split("/") if s]
+    if source.count("*") + source.count("+") > MAX_WILDCARDS:
+        return re.compile(r"(?!)"), wild
+    for k, segment in enumerate(segments):
         m = re.fullmatch(r":([A-Za-z_]\w*)([*+?])", segment)
         if m:
             name, mod = m.groups()
             body = "(?:/[^/]+)+" if mod in "*+" else "/[^/]+"
             pattern += f"(?P<{name}>{body})" + ("?" if mod in "*?" else "")
         else:
-            pattern += "/" + _segment_regex(segment, wild)
+            pattern += "/" + _segment_regex(segment, wild, k == len(segments) - 1)
     return re.compile(f"^{pattern or '/'}/?$"), wild
 
 
 def apply_redirect(redirect: Redirect, path: str) -> str | None:
     """The destination of ``path`` (``/a/b``, no anchor) through ``redirect``, or None."""
+    if path.count("/") > MAX_SEGMENTS:
+        return None
     regex, wild = compile_redirect(redirect.source)
     m = regex.match("/" + path.strip("/") if path.strip("/") else "/")
     if not m:

@@ -304,7 +304,10 @@ def markdown_in_html_view(text: str) -> str:
     lines = text.split("\n")
     i = 0
     while i < len(lines):
-        m = MARKDOWN_TAG_RE.match(lines[i])
+        line = lines[i]
+        # a tag line ends with ">" (and is a line of a tag, not of a page's worth of text)
+        m = MARKDOWN_TAG_RE.match(line) if line.rstrip().endswith(">") and \
+            len(line) <= 2000 else None
         if m is None:
             i += 1
             continue

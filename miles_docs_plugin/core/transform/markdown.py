@@ -400,8 +400,6 @@ class _Collector:
         if not res.ok:
             return
         raw = text[j:res.pos]
-        if label.startswith("^"):
-            return  # a footnote (GFM, Python-Markdown's footnotes): its text is no destination
         ref = state.env.get("references", {}).get(label)
         if ref is None or ref.get("href") != state.md.normalizeLink(res.str):
             self.result.unmapped.append((self.line(j), raw))
