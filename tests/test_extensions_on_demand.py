@@ -351,3 +351,21 @@ def test_an_upstream_s_extensions_by_any_of_their_names() -> None:
     assert upstream_syntax(UpstreamSite("docs.json", "docs.json", None)) == GFM
     # a line of many `==` is read once (the pattern does not try each `==` against the rest)
     assert page_extensions("==a " * 50_000, frozenset({"pymdownx.mark"})) == {"pymdownx.mark"}
+
+
+def test_sphinx_shows_emoji_and_leaves_material_icons_out(tmp_path: Path,
+                                                          cache_dir: Path) -> None:
+    """MyST reads no emoji shortcodes: for an upstream whose site turns pymdownx.emoji on, an
+    emoji is its character and one of Material's icons (drawn from Material's files) is left
+    out with its attribute list, instead of both showing as text."""
+    from hosts import built_page
+
+    page = ("# Icons\n\n- :material-clock-fast:{ .lg .middle } Set up\n- A :smile: face\n\n"
+            "At 10:30:45, `:smile:` in code stays.\n")
+    html = built_page("sphinx", tmp_path, {
+        "mkdocs.yml": "site_name: Up\nmarkdown_extensions:\n  - attr_list\n  - pymdownx.emoji\n",
+        "docs/index.md": page})
+    body = html[html.index("<h1"):]
+    assert "material-clock-fast" not in body and "{ .lg" not in body, body
+    assert "A \U0001f604 face" in body and "10:30:45" in body, body
+    assert '<span class="pre">:smile:</span>' in body, body

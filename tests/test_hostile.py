@@ -431,7 +431,7 @@ def _hostile_lines() -> dict[str, Callable[[], object]]:
     from miles_docs_plugin.builtin.components import code_notation
     from miles_docs_plugin.core.collect.upstream import Redirect, apply_redirect
     from miles_docs_plugin.core.transform.dialect import markdown_in_html_view
-    from miles_docs_plugin.core.transform.mdx import Fence
+    from miles_docs_plugin.core.transform.mdx import CODE_SPAN_RE, Fence
     from miles_docs_plugin.mkdocs_plugin.engine import (
         HEADING_ATTRS_RE,
         MkDocsEngine,
@@ -451,6 +451,9 @@ def _hostile_lines() -> dict[str, Callable[[], object]]:
         "code notation": notation,
         "heading attributes": lambda: HEADING_ATTRS_RE.sub("", "{#" * 100_000),
         "md_in_html tag": lambda: markdown_in_html_view("<div" + " markdown" * 50_000 + "\n"),
+        # MDX code spans (the Mintlify sandbox tries one at each run): 2,000 took minutes
+        "code spans": lambda: (list(CODE_SPAN_RE.finditer("`" * 200_000 + " x")),
+                               CODE_SPAN_RE.match("`" * 200_000 + " x", 0)),
         "redirect wildcards": lambda: [
             apply_redirect(Redirect(source, "/x"), path)
             for source in ("/*/*/*/*/*/*/*/*/*/*/*/*/z", "/:a*/:b*/:c*/*/z")
@@ -459,7 +462,8 @@ def _hostile_lines() -> dict[str, Callable[[], object]]:
 
 
 @pytest.mark.parametrize("name", ["attr_list", "page ids", "block hint", "code notation",
-                                  "heading attributes", "md_in_html tag", "redirect wildcards"])
+                                  "heading attributes", "md_in_html tag", "code spans",
+                                  "redirect wildcards"])
 def test_5_a_hostile_line_takes_no_time_as_its_square(name: str) -> None:
     _hostile_lines()[name]()  # would not return for hours with a backtracking pattern
 

@@ -34,6 +34,7 @@ from ..core.transform.mdx import (
     fence_meta,
     fences,
     html_tag,
+    outside_code_spans,
     read_tag,
     string_expressions,
     strip_module_syntax,
@@ -446,6 +447,46 @@ def neutralize(lines: list[str], blocks: list[Block], found: list[Block], *,
             lines[block.start] += closing
 
 
+#: An emoji or icon shortcode (``:smile:``, ``:material-check:``), with the attribute list
+#: that may follow it (``{ .lg .middle }``).
+SHORTCODE_RE = lazy_re(r":([a-z0-9_+-]+):(\{[^{}\n]*\})?")
+#: Material's icon sets: drawn from its own files, nothing a reader misses without them.
+ICON_SETS = ("material-", "octicons-", "fontawesome-", "simple-")
+
+
+def _emoji_text(m: re.Match[str]) -> str:
+    """A shortcode as the character it stands for (from pymdownx.emoji's index, where it is
+    installed), or nothing for one of Material's icons; else as written."""
+    name = m.group(1)
+    if name.startswith(ICON_SETS):
+        return ""
+    found = _emoji_index().get(name)
+    return found if found is not None else m.group(0)
+
+
+_EMOJI: dict[str, str] | None = None
+
+
+def _emoji_index() -> dict[str, str]:
+    """Shortcode name -> character, from pymdownx.emoji's twemoji index (empty without it)."""
+    global _EMOJI
+    if _EMOJI is None:
+        try:
+            from pymdownx import emoji
+        except ImportError:
+            _EMOJI = {}
+        else:
+            index = emoji.twemoji({}, None)
+            chars = {name.strip(":"): "".join(chr(int(code, 16))
+                                              for code in value["unicode"].split("-"))
+                     for name, value in index["emoji"].items() if value.get("unicode")}
+            chars.update({alias.strip(":"): chars[target.strip(":")]
+                          for alias, target in index["aliases"].items()
+                          if target.strip(":") in chars})
+            _EMOJI = chars
+    return _EMOJI
+
+
 #: attr_list's ``{ … }`` right after a link or an image (its ``)``).
 INLINE_ATTRS_RE = lazy_re(r"""\)\{:?[ \t]*(?:[#.][^\s{}]+|[A-Za-z_][\w-]*=(?:"[^"\n]*"|'[^'\n]*'|"""
                           r"""[^\s{}]+))(?:[ \t]+(?:[#.][^\s{}]+|[A-Za-z_][\w-]*=(?:"[^"\n]*"|"""
@@ -789,6 +830,18 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
         if unwrapped != lines:
             lines[:] = [line if line.strip() else "" for line in unwrapped]
             changed = True
+    upstream = section.upstream
+    if not native and not mdx and "emoji" not in features and ":" in body and \
+            upstream is not None and "pymdownx.emoji" in upstream.extensions:
+        # :smile: and Material's :material-check:{ .lg }: an engine without pymdownx.emoji
+        # would show the shortcodes as text
+        in_code = code or code_lines(fences(lines))
+        for k, text in enumerate(lines):
+            if ":" in text and k not in in_code and SHORTCODE_RE.search(text):
+                drawn = outside_code_spans(text, lambda part: SHORTCODE_RE.sub(_emoji_text, part))
+                if drawn != text:
+                    lines[k] = drawn
+                    changed = True
     if not native and not mdx and "attr_list" not in features and "){" in body:
         # ``![chart](x.png){ width="300" }``: attr_list's, which the engine does not read,
         # would show as text after the image or link

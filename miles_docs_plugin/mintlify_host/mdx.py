@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..core.transform.mdx import CODE_SPAN_RE
+from ..core.transform.mdx import outside_code_spans
 
 _PARSER: Any = None
 TAG_LINE_RE = re.compile(r"(?m)^[ \t]*<(/?)[A-Za-z][\w.:-]*(?:[ \t][^<>\n]*)?/?>[ \t]*$")
@@ -98,11 +98,5 @@ def valid_mdx(body: str, code: set[int]) -> str:
     for n, line in enumerate(lines):
         if n in code or "<" not in line:
             continue
-        pieces: list[str] = []
-        pos = 0
-        for m in CODE_SPAN_RE.finditer(line):
-            pieces += [_mdx_text(line[pos:m.start()]), m.group(0)]
-            pos = m.end()
-        pieces.append(_mdx_text(line[pos:]))
-        lines[n] = "".join(pieces)
+        lines[n] = outside_code_spans(line, _mdx_text)
     return newline.join(lines)

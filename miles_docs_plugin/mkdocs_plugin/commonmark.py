@@ -19,11 +19,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..core.transform.mdx import CODE_SPAN_RE
+
 #: An opening line of a block the engine writes for a component: an admonition, a dropdown, a
 #: content tab.
 OPENER_RE = re.compile(r"( *)(?:!!!|\?\?\?\+?|===[+!]{0,2}) ")
 FENCE_RE = re.compile(r"( *)(`{3,}|~{3,})(.*)$")
-CODE_SPAN_RE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _PARSER: Any = None
 
 #: (columns of indentation a line has, columns it gets), per line of a level
@@ -81,7 +82,7 @@ def _shape(lines: list[str]) -> list[str]:
     for k, text in enumerate(view):
         if k - 1 in after:
             out += after[k - 1]
-        if k in tables and "\\|" in text and len(text) <= 10_000:
+        if k in tables and "\\|" in text:
             # GFM's escaped pipe in a table cell, in code too; Python-Markdown's tables read a
             # pipe in code as code already, and would show the backslash
             text = CODE_SPAN_RE.sub(lambda m: m.group(0).replace("\\|", "|"), text)

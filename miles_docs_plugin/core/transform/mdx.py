@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from ..patterns import lazy_re
 from ..records import Record
@@ -35,8 +35,78 @@ EXPORT_RE = lazy_re(r"^export\s+(?:const|let|var|function|default|async|class|\{
 COMMENT_RE = lazy_re(r"\{\s*/\*.*?\*/\s*\}", re.S)
 #: Boolean code-block options of Mintlify (a bare word that is not part of the title).
 FENCE_FLAGS = {"lines", "wrap", "expandable", "twoslash", "diff", "showLineNumbers"}
+class CodeSpans:
+    """The code spans of a line as CommonMark finds them (MDX reads them as text): a run of
+    backticks up to the next run of as many on the same line; a run without one is text. The
+    methods used of a ``re`` pattern (``finditer``, ``match``, ``sub``), in time linear in the
+    text: the pattern ``(`+)(?:(?!\1).)+?\1`` took time as the cube of a run of backticks
+    (2,000 of them: minutes)."""
+
+    _RUN = re.compile(r"`+|\n")
+    _WHOLE = re.compile(r".+", re.S)
+
+    def _spans(self, text: str, pos: int = 0) -> list[tuple[int, int]]:
+        runs: list[tuple[int, int, int]] = []  #: (start, end, line) of each backtick run
+        line = 0
+        for m in self._RUN.finditer(text, pos):
+            if m.group(0) == "\n":
+                line += 1
+            else:
+                runs.append((m.start(), m.end(), line))
+        following: dict[int, int] = {}  #: a run -> the next run of its length on its line
+        last: dict[tuple[int, int], int] = {}
+        for k in range(len(runs) - 1, -1, -1):
+            start, end, line = runs[k]
+            key = (line, end - start)
+            if key in last:
+                following[k] = last[key]
+            last[key] = k
+        spans = []
+        k = 0
+        while k < len(runs):
+            closing = following.get(k)
+            if closing is None:
+                k += 1
+                continue
+            spans.append((runs[k][0], runs[closing][1]))
+            k = closing + 1
+        return spans
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        for start, end in self._spans(text):
+            found = self._WHOLE.match(text, start, end)
+            assert found is not None
+            yield found
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        spans = self._spans(text, pos)
+        if spans and spans[0][0] == pos:
+            return self._WHOLE.match(text, pos, spans[0][1])
+        return None
+
+    def sub(self, repl: Callable[[re.Match[str]], str], text: str) -> str:
+        out: list[str] = []
+        done = 0
+        for m in self.finditer(text):
+            out += [text[done:m.start()], repl(m)]
+            done = m.end()
+        out.append(text[done:])
+        return "".join(out)
+
+
 #: An inline code span on one line (MDX reads it as text).
-CODE_SPAN_RE = lazy_re(r"(`+)(?:(?!\1).)+?\1")
+CODE_SPAN_RE = CodeSpans()
+
+
+def outside_code_spans(line: str, change: Callable[[str], str]) -> str:
+    """``line`` with ``change`` applied to each part that is not in a code span."""
+    pieces: list[str] = []
+    done = 0
+    for m in CODE_SPAN_RE.finditer(line):
+        pieces += [change(line[done:m.start()]), m.group(0)]
+        done = m.end()
+    pieces.append(change(line[done:]))
+    return "".join(pieces)
 #: A JSX string literal in text (``{" "}``, Prettier's way of keeping a space): its text holds
 #: nothing MDX reads as syntax.
 TEXT_STRING_RE = lazy_re(r"""\{\s*(?:"([^"\\{}<>\n]*)"|'([^'\\{}<>\n]*)')\s*\}""")
@@ -342,13 +412,10 @@ def string_expressions(lines: list[str], code: set[int]) -> bool:
                 return m.group(0)  # an attribute's value
             return string_text(m)
 
-        pieces: list[str] = []
-        pos = 0
-        for span in CODE_SPAN_RE.finditer(line):
-            pieces += [TEXT_STRING_RE.sub(text, line[pos:span.start()]), span.group(0)]
-            pos = span.end()
-        pieces.append(TEXT_STRING_RE.sub(text, line[pos:]))
-        new = "".join(pieces)
+        def strings(part: str, text: Callable[[re.Match[str]], str] = text) -> str:
+            return TEXT_STRING_RE.sub(text, part)
+
+        new = outside_code_spans(line, strings)
         if new != line:
             lines[i] = new
             changed = True
