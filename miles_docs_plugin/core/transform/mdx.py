@@ -42,8 +42,8 @@ class CodeSpans:
     text: the pattern ``(`+)(?:(?!\1).)+?\1`` took time as the cube of a run of backticks
     (2,000 of them: minutes)."""
 
-    _RUN = re.compile(r"`+|\n")
-    _WHOLE = re.compile(r".+", re.S)
+    _RUN = lazy_re(r"`+|\n")
+    _WHOLE = lazy_re(r".+", re.S)
 
     def _spans(self, text: str, pos: int = 0) -> list[tuple[int, int]]:
         runs: list[tuple[int, int, int]] = []  #: (start, end, line) of each backtick run
