@@ -698,3 +698,37 @@ def test_data_literals_stay_and_anything_else_goes(tag: str, kept: bool) -> None
     out, found = sanitize_body(tag + "\n", set())
     assert (out == tag + "\n") is kept, out
     assert bool(found) is not kept, found
+
+
+SPEC = {
+    "openapi": "3.0.0",
+    "info": {"title": "Things", "version": "1"},
+    "paths": {"/things/{id}": {"get": {
+        "summary": "Get a thing",
+        "description": "Reads one thing: {id} is <b>its</b> key. See [the guide](/guide).",
+        "parameters": [{"name": "id", "in": "path", "required": True,
+                        "schema": {"type": "string"}, "description": "The thing's id."}],
+        "responses": {"200": {"description": "The thing."}}}}},
+}
+
+
+def test_an_openapi_page_is_written_from_the_pinned_spec(tmp_path: Path, cache_dir: Path,
+                                                          ) -> None:
+    """An untrusted page's ``openapi:`` front matter is taken out (it names a host file or a
+    URL); the page was then published empty (mem0: 38 pages). It now gets the operation's
+    reference from the spec of the pinned tree, made valid MDX and sandboxed like the page."""
+    commit = make_repo(tmp_path / "up", {
+        "docs/openapi.json": json.dumps(SPEC),
+        "docs/guide.mdx": "---\ntitle: Guide\n---\n\nText.\n",
+        "docs/api/get-thing.mdx": "---\ntitle: Get a thing\nopenapi: GET /things/{id}\n---\n"})
+    docs = _host(tmp_path, tmp_path / "up", commit)
+    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "out" / "diffusion" / "api" / "get-thing.mdx").read_text()
+    assert "**GET** `/things/{id}`" in page
+    assert "**`id`** · *string* · path · required" in page and "The thing's id." in page
+    assert "[the guide](/diffusion/guide)" in page  # a link of the spec's text, rewritten
+    assert "\\{id\\}" in page  # text of the spec is text, not an MDX expression
+    assert "openapi:" not in page
+    assert "'openapi' removed" not in done.stderr, done.stderr
+    assert broken_links(tmp_path / "out", tmp_path / "home") == {}

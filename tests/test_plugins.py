@@ -123,9 +123,11 @@ def test_builtins_are_read_by_their_hook_names_only(monkeypatch: pytest.MonkeyPa
 LAZY = {
     "mkdocs": ["concurrent.futures", "difflib", "subprocess", "signal",
                "miles_docs_plugin.core.source.git", "miles_docs_plugin.core.transform.dialect",
+               "miles_docs_plugin.core.transform.openapi",
                "miles_docs_plugin.core.transform.snippets"],
     "sphinx": ["pathspec", "miles_docs_plugin.core.source.git",
                "miles_docs_plugin.core.transform.dialect",
+               "miles_docs_plugin.core.transform.openapi",
                "miles_docs_plugin.core.transform.snippets"],
 }
 ADAPTER = {"mkdocs": "miles_docs_plugin.mkdocs_plugin", "sphinx": "miles_docs_plugin.sphinx_ext"}

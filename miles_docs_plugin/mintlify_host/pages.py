@@ -10,11 +10,16 @@ from .. import hookimpl
 from ..core.context import BuildContext
 from ..core.errors import Severity
 from ..core.model import Page, Section
+from ..core.plugins import BUILTIN_PREFIX
 from ..core.section.sandbox import tagless
 from ..core.transform.blocks import LINK_LINE_RE, Block
+from ..core.transform.openapi import append_reference
 from ..core.transform.snippets import inline_page_snippets, trusted_imports
 from .mdx import code_structure, fence_indented, valid_mdx
 from .sandbox import safe_front_matter, sanitize_body
+
+#: the built-in that writes an endpoint's reference (``disable: [openapi]`` turns it off)
+OPENAPI_PLUGIN = BUILTIN_PREFIX + "openapi"
 
 
 class MintlifyPages:
@@ -24,6 +29,14 @@ class MintlifyPages:
     @hookimpl(tryfirst=True)  # before the component plugin neutralises tags and adds a title
     def mdp_prepare_page(self, page: Page, ctx: BuildContext) -> None:
         inline_page_snippets(page, ctx)  # what follows sees them as if upstream wrote them
+        section = ctx.sections[page.source]
+        if section.source.sandboxed and "openapi" in page.meta and \
+                ctx.hooks.pm.has_plugin(OPENAPI_PLUGIN):
+            # The sandbox takes ``openapi:`` out of the front matter (it names a spec file
+            # of the host, or a URL Mintlify would fetch): the reference is written into the
+            # page from the pinned spec, as for the other engines, and is then read as the
+            # upstream's own text (links, sandbox).
+            page.extra["openapi_written"] = append_reference(page, ctx)
         page.extra["mintlify_body"] = page.content[page.body_start:]
         page.title = None  # Mintlify shows the front matter title itself
 
@@ -112,6 +125,8 @@ class MintlifyPages:
                                    for v in page.meta.values()):
                 front = page.content[:page.body_start]  # nothing to change: as written
             for key in removed:
+                if key == "openapi" and page.extra.get("openapi_written"):
+                    continue  # written into the page (mdp_prepare_page)
                 ctx.report(section, page.path, _front_line(page.text, key), "mdx",
                            f"front matter key {key!r} removed (untrusted pages keep "
                            "title, description and sidebarTitle)", Severity.WARNING)
