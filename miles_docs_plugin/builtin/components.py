@@ -29,6 +29,7 @@ from ..core.patterns import lazy_re
 from ..core.records import Record, replace
 from ..core.transform.blocks import INLINE, KNOWN, Block, Component
 from ..core.transform.mdx import (
+    JOINED_TAGS,
     Tag,
     code_lines,
     fence_meta,
@@ -41,6 +42,8 @@ from ..core.transform.mdx import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from ..core.context import BuildContext
     from ..core.model import Page, Section
     from ..core.transform.markdown import ScanResult
@@ -493,16 +496,17 @@ INLINE_ATTRS_RE = lazy_re(r"""\)\{:?[ \t]*(?:[#.][^\s{}]+|[A-Za-z_][\w-]*=(?:"[^
                           r"""'[^'\n]*'|[^\s{}]+)))*[ \t]*\}""")
 #: A line that opens an HTML tag (lowercase: ``<img``) and does not close it.
 _OPEN_TAG_RE = lazy_re(r"^[ \t]*<([a-z][\w-]*)(?:\s[^<>]*)?$")
+#: A page with such a line (a tag that may go on over the next lines).
+ACROSS_LINES_RE = lazy_re(r"^[ \t]*<[a-z][\w-]*(?:[ \t][^<>\n]*)?$", re.M)
+
 #: Lines a tag written across lines may take.
 MAX_TAG_LINES = 30
 
 
-def _tags_across_lines(lines: list[str], code: set[int]) -> bool:
-    """HTML tags with JSX attributes written across lines, alone on them (``<img`` then
-    ``className="…"``, ``src=…`` and ``/>`` on lines of their own, as Mintlify's pages write
-    them), written as HTML on their first line (:func:`_html_img`); their other lines are left
-    blank, so the page keeps its line numbers."""
-    changed = False
+def _tag_spans(lines: list[str], code: set[int]) -> Iterator[tuple[int, int, str, Tag]]:
+    """HTML tags written across lines, alone on them (``<img`` then ``className="…"``,
+    ``src=…`` and ``/>`` on lines of their own, as Mintlify's pages write them): first and
+    last line, indentation and the tag."""
     for i, line in enumerate(lines):
         if i in code or "<" not in line or _OPEN_TAG_RE.match(line) is None:
             continue
@@ -514,13 +518,38 @@ def _tags_across_lines(lines: list[str], code: set[int]) -> bool:
             tag = read_tag(text, len(indent))
             if tag is None:
                 continue
-            if text[tag.end:].strip() or not (tag.expressions or "className" in tag.attrs):
-                break  # more on its last line, or plain HTML: as it is
+            if not text[tag.end:].strip():  # more on its last line: as it is
+                yield i, j, indent, tag
+            break
+
+
+def _tags_across_lines(lines: list[str], code: set[int]) -> bool:
+    """HTML tags with JSX attributes written across lines (:func:`_tag_spans`), written as
+    HTML on their first line (:func:`_html_img`); their other lines are left blank, so the
+    page keeps its line numbers. Plain HTML is left as it is."""
+    changed = False
+    for i, j, indent, tag in list(_tag_spans(lines, code)):
+        if tag.expressions or "className" in tag.attrs:
             lines[i] = indent + _html_img(tag)
             lines[i + 1:j + 1] = [""] * (j - i)
             changed = True
-            break
     return changed
+
+
+def join_tags(lines: list[str], code: set[int]) -> list[tuple[int, int]]:
+    """For an engine that reads MDX itself: every tag written across lines
+    (:func:`_tag_spans`) on one line, as HTML, for the link scan (CommonMark reads a line
+    ``>`` of such a tag as a block quote, and the tag as text). The engine writes the tag
+    back as it was, with the links the link rules rewrote; the spans (first and last line)
+    are returned for that. The other lines of the tag hold an empty
+    comment, not nothing: a blank line would end the HTML block, and make what follows,
+    indented, code."""
+    spans = []
+    for i, j, indent, tag in list(_tag_spans(lines, code)):
+        lines[i] = indent + html_tag(tag)
+        lines[i + 1:j + 1] = [indent + "<!---->"] * (j - i)
+        spans.append((i, j))
+    return spans
 
 
 def _html_img(tag: Tag) -> str:
@@ -759,7 +788,9 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
         DIALECT_RE.search(body) is not None and not native and (
         "admonition" not in features or "mkdocstrings" not in features)
     mdx_syntax = mdx_syntax and not native
-    if not (has_components or has_mermaid or needs_title or strip_ids or mdx_syntax or dialect):
+    across = native and "<" in body and ACROSS_LINES_RE.search(body) is not None
+    if not (has_components or has_mermaid or needs_title or strip_ids or mdx_syntax or dialect
+            or across):
         return
     mdx = has_components or mdx_syntax or page.path.endswith(".mdx") or (
         dialect and "admonition" not in features)
@@ -899,6 +930,11 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
         if not native and _tags_across_lines(lines, code):
             changed = True
         if not native and _inline_components(lines, code):
+            changed = True
+    if across and mdx:
+        joined = join_tags(lines, code)
+        if joined:
+            page.extra[JOINED_TAGS] = joined
             changed = True
 
     title = (front_title or _mkdocs_title(page, section, ctx)) if needs_title and not has_h1 \

@@ -4,15 +4,18 @@ sources made inert (:mod:`.sandbox`)."""
 
 from __future__ import annotations
 
+import html
 import re
 
 from .. import hookimpl
 from ..core.context import BuildContext
 from ..core.errors import Severity
 from ..core.model import Page, Section
+from ..core.patterns import lazy_re
 from ..core.plugins import BUILTIN_PREFIX
 from ..core.section.sandbox import tagless
 from ..core.transform.blocks import LINK_LINE_RE, Block
+from ..core.transform.mdx import JOINED_TAGS, read_tag
 from ..core.transform.openapi import append_reference
 from ..core.transform.snippets import inline_page_snippets, trusted_imports
 from .mdx import code_structure, fence_indented, valid_mdx
@@ -102,6 +105,10 @@ class MintlifyPages:
 
         for block in blocks:
             visit(block)
+        for first, last in page.extra.pop(JOINED_TAGS, None) or []:
+            written = orig[first:last + 1]
+            for k, text in enumerate(_with_links(written, lines[first])):
+                tags[first + k] = text
         for i, line in enumerate(lines):
             if i in tags:
                 lines[i] = tags[i]
@@ -132,6 +139,29 @@ class MintlifyPages:
                            "title, description and sidebarTitle)", Severity.WARNING)
         page.content = front + body
         page.body_start = len(front)
+
+
+#: A URL attribute of a tag as written, and its quoted value.
+_URL_ATTR_RE = lazy_re(r"""(?<![\w-])(href|src)(\s*=\s*)("[^"]*"|'[^']*')""")
+
+
+def _with_links(written: list[str], joined: str) -> list[str]:
+    """The lines of a tag as written, with the URLs of ``joined`` (the same tag on one line,
+    as the link rules rewrote it: ``join_tags``) in its ``href`` and ``src``."""
+    tag = read_tag(joined, len(joined) - len(joined.lstrip()))
+    if tag is None:  # pragma: no cover - join_tags wrote a tag
+        return written
+    urls: dict[str, str] = {name: html.unescape(tag.attrs[name]) for name in ("href", "src")
+                            if name in tag.attrs}
+
+    def put(m: re.Match[str]) -> str:
+        url = urls.get(m.group(1))
+        if url is None or url == m.group(3)[1:-1]:
+            return m.group(0)
+        quote = m.group(3)[0]
+        return m.group(1) + m.group(2) + quote + url.replace(quote, html.escape(quote)) + quote
+
+    return _URL_ATTR_RE.sub(put, "\n".join(written)).split("\n")
 
 
 def _front_line(text: str, key: str) -> int | None:

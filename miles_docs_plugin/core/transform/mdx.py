@@ -179,6 +179,11 @@ def code_lines(found: list[Fence]) -> set[int]:
     return lines
 
 
+#: ``page.extra`` key: the (first, last) body lines of the tags that the components plugin
+#: wrote on one line for the link scan, for an engine that reads MDX itself to write back.
+JOINED_TAGS = "joined_tags"
+
+
 class Tag(Record):
     """One JSX tag as written: ``<Name attr="v" flag expr={…}>``."""
 
