@@ -793,3 +793,32 @@ def test_links_in_tags_written_across_lines_are_rewritten(tmp_path: Path, cache_
                                         "      />\n\n")
     assert (tmp_path / "out" / "diffusion" / "images" / "pic.png").is_file()
     assert broken_links(tmp_path / "out", tmp_path / "home", anchors=True) == {}
+
+
+@pytest.mark.parametrize("trust", ["", "    trust: full\n"], ids=["untrusted", "trusted"])
+def test_endpoint_pages_of_the_upstream_navigation_are_written(tmp_path: Path,
+                                                               cache_dir: Path,
+                                                               trust: str) -> None:
+    """A tab with ``openapi`` and no pages: Mintlify generates a page per operation. On the
+    host they are pages with the reference written from the pinned spec (never an
+    ``openapi:`` line, which Mintlify would read against the host's own specs), listed in
+    the tab, and links to them resolve."""
+    commit = make_repo(tmp_path / "up", {
+        "docs/docs.json": json.dumps({"name": "Up", "navigation": {"tabs": [
+            {"tab": "Guides", "pages": ["guide"]}, {"tab": "API", "openapi": "/openapi.json"}]}}),
+        "docs/openapi.json": json.dumps(SPEC),
+        "docs/guide.mdx": "---\ntitle: Guide\n---\n\n"
+                          "See [the thing](/api-reference/get-a-thing).\n"})
+    docs = _host(tmp_path, tmp_path / "up", commit, trust)
+    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "out" / "diffusion" / "api-reference" / "get-a-thing.mdx").read_text()
+    assert page.startswith('---\ntitle: "Get a thing"\n---\n') or \
+        page.startswith("---\ntitle: Get a thing\n---\n"), page
+    assert "**GET** `/things/{id}`" in page and "openapi:" not in page
+    assert "[the guide](/diffusion/guide)" in page
+    nav = json.dumps(json.loads((tmp_path / "out" / "docs.json").read_text())["navigation"])
+    assert '"diffusion/api-reference/get-a-thing"' in nav
+    guide = (tmp_path / "out" / "diffusion" / "guide.mdx").read_text()
+    assert "(/diffusion/api-reference/get-a-thing)" in guide
+    assert broken_links(tmp_path / "out", tmp_path / "home") == {}

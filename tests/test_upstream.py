@@ -5,6 +5,7 @@ test_conventions.py)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -196,3 +197,105 @@ def test_a_hidden_mintlify_page_is_built_but_not_listed(engine: str, tmp_path: P
     linking.discard(host.page_file("secret.md"))
     home = host.page_file("index.md")
     assert linking == {home}, linking  # the page that links it, and no navigation
+
+
+#: A spec with tagged, untagged, hidden and renamed operations (Mintlify's endpoint pages).
+SPEC = {
+    "openapi": "3.0.0", "info": {"title": "U", "version": "1"},
+    "tags": [{"name": "users", "x-group": "User management"}, {"name": "orgs"}],
+    "paths": {
+        "/users": {
+            "get": {"tags": ["users"], "summary": "List users",
+                    "description": "See [orgs](/api-reference/orgs/list-orgs)."},
+            "post": {"tags": ["users"], "summary": "Create user",
+                     "x-mint": {"metadata": {"sidebarTitle": "New user"}}}},
+        "/users/{id}": {"delete": {"tags": ["users"]},
+                        "get": {"tags": ["users"], "summary": "Get user", "x-hidden": True}},
+        "/orgs": {"get": {"tags": ["orgs"], "summary": "List orgs"}},
+        "/health": {"get": {"summary": "Health (check)"}},
+        "/old": {"get": {"summary": "Old", "x-mint": {"href": "/legacy/Old.page"}}},
+    },
+}
+V2 = """\
+openapi: 3.0.0
+info: {title: V2, version: "2"}
+paths:
+  /items:
+    get: {tags: [items], summary: List items}
+    post: {summary: Create item}
+"""
+
+
+def test_docs_json_openapi_generates_endpoint_pages_as_mintlify_does() -> None:
+    """An element with ``openapi`` and no pages lists every operation, grouped by tag; a
+    ``METHOD /path`` entry lists one, from its own spec, the nearest ``openapi`` above it or
+    ``openapi.json``. URLs are Mintlify's (directory, tag, summary or method and path)."""
+    site = read({"openapi.json": SPEC, "specs/v2.yaml": V2, "docs.json": {"navigation": {
+        "tabs": [
+            {"tab": "Guides", "pages": ["index", "/openapi.json DELETE /users/{id}",
+                                        "GET /orgs"]},
+            {"tab": "API", "openapi": "openapi.json"},
+            {"tab": "V2", "groups": [
+                {"group": "Selected", "openapi": {"source": "/specs/v2.yaml",
+                                                  "directory": "V2-Ref"},
+                 "pages": ["overview", "GET /items", "specs/v2.yaml POST /items",
+                           "GET /missing"]}]},
+            {"tab": "Hosted", "openapi": "https://api.example.com/openapi.json"},
+        ]}}})
+    assert shape(site.nav) == [
+        {"Guides": ["index", "api-reference/users/delete-users", "api-reference/orgs/list-orgs"]},
+        {"API": [{"User management": ["api-reference/users/list-users",
+                                      "api-reference/users/create-user",
+                                      "api-reference/users/delete-users"]},
+                 {"orgs": ["api-reference/orgs/list-orgs"]},
+                 {"API Reference": ["api-reference/health-check", "legacy/old"]}]},
+        {"V2": [{"Selected": ["overview", "v2-ref/items/list-items", "v2-ref/create-item"]}]},
+    ]
+    pages = site.endpoints
+    assert sorted(pages) == [
+        "api-reference/health-check.mdx", "api-reference/orgs/list-orgs.mdx",
+        "api-reference/users/create-user.mdx", "api-reference/users/delete-users.mdx",
+        "api-reference/users/list-users.mdx", "legacy/old.mdx",
+        "v2-ref/create-item.mdx", "v2-ref/items/list-items.mdx"]
+    create = pages["api-reference/users/create-user.mdx"]
+    assert (create.openapi, create.title, create.sidebar) == (
+        "/openapi.json POST /users", "Create user", "New user")
+    assert pages["api-reference/users/delete-users.mdx"].title == "DELETE /users/{id}"
+    assert pages["v2-ref/create-item.mdx"].openapi == "/specs/v2.yaml POST /items"
+    notes = "\n".join(message for message, _ in site.notes)
+    assert "'GET /missing', an operation of no OpenAPI spec" in notes
+    assert "https://api.example.com/openapi.json is a URL, which the build does not fetch" \
+        in notes
+
+
+@pytest.mark.parametrize("engine", ["mkdocs", "sphinx"])
+def test_endpoint_pages_are_built_listed_and_linked(engine: str, tmp_path: Path,
+                                                    cache_dir: Path) -> None:
+    """The pages Mintlify generates from a spec were left out ("not built"), and every link
+    to them was broken. They are now pages of the section: in the navigation, with the
+    operation's reference, reachable by links, their banner naming the spec."""
+    from hosts import make_host
+    from support import make_repo
+
+    upstream = tmp_path / "up"
+    commit = make_repo(upstream, {
+        "docs/docs.json": json.dumps({"name": "Up", "navigation": {"tabs": [
+            {"tab": "Guides", "pages": ["index"]},
+            {"tab": "API", "openapi": "openapi.json"}]}}),
+        "docs/openapi.json": json.dumps(SPEC),
+        "docs/index.mdx": "---\ntitle: Start\n---\n\nSee [the users](/api-reference/users/"
+                          "list-users) and [health](/api-reference/health-check).\n",
+    })
+    host = make_host(engine, tmp_path / "host", upstream.as_uri(), commit)
+    run = host.build()  # strict: every link resolves, every page is listed
+    assert run.returncode == 0, run.output
+    page = (host.out / host.page_file("api-reference/users/list-users.md")).read_text("utf-8")
+    assert "List users" in page and "/users</" in page
+    assert "openapi.json" in page  # the banner names the file the page comes from
+    home = (host.out / host.page_file("index.md")).read_text("utf-8")
+    for target in ("api-reference/users/list-users", "api-reference/health-check"):
+        assert re.search(rf'href="[^"]*{target}[/.]', home), (target, home)
+    for path in ("api-reference/orgs/list-orgs.md", "legacy/old.md",
+                 "api-reference/users/create-user.md"):
+        assert (host.out / host.page_file(path)).is_file(), path
+    assert not (host.out / host.page_file("api-reference/users/get-user.md")).exists()

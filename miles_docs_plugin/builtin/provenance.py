@@ -16,6 +16,7 @@ import html
 from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
+from ..core.model import GENERATED_FROM
 from ..core.section.banner import BANNER_CLASS, template_banner
 from ..core.urls import web_link
 
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 def provenance(section: Section, page: Page) -> dict[str, Any]:
     source = section.source
     checkout = section.checkout
-    repo_path = section.repo_path(page.path)
+    repo_path = section.repo_path(page.extra.get(GENERATED_FROM, page.path))
     web = source.web_url
     url = web_link(web, "blob", checkout.commit or source.ref, repo_path) if web else None
     edit_url = None

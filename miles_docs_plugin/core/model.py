@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from .collect.upstream import UpstreamSite
 
 PAGE_SUFFIXES = (".md", ".mdx", ".markdown")
+#: ``Page.extra`` key of a page made from another file of the docs folder (an API endpoint's
+#: page, from its OpenAPI spec): that file's docs-relative path
+GENERATED_FROM = "generated_from"
 
 _set = object.__setattr__  # frozen records set their fields once, in __init__
 

@@ -10,7 +10,7 @@ import re
 from .. import hookimpl
 from ..core.context import BuildContext
 from ..core.errors import Severity
-from ..core.model import Page, Section
+from ..core.model import GENERATED_FROM, Page, Section
 from ..core.patterns import lazy_re
 from ..core.plugins import BUILTIN_PREFIX
 from ..core.section.sandbox import tagless
@@ -33,12 +33,13 @@ class MintlifyPages:
     def mdp_prepare_page(self, page: Page, ctx: BuildContext) -> None:
         inline_page_snippets(page, ctx)  # what follows sees them as if upstream wrote them
         section = ctx.sections[page.source]
-        if section.source.sandboxed and "openapi" in page.meta and \
-                ctx.hooks.pm.has_plugin(OPENAPI_PLUGIN):
+        if (section.source.sandboxed or GENERATED_FROM in page.extra) and \
+                "openapi" in page.meta and ctx.hooks.pm.has_plugin(OPENAPI_PLUGIN):
             # The sandbox takes ``openapi:`` out of the front matter (it names a spec file
-            # of the host, or a URL Mintlify would fetch): the reference is written into the
-            # page from the pinned spec, as for the other engines, and is then read as the
-            # upstream's own text (links, sandbox).
+            # of the host, or a URL Mintlify would fetch), and a generated endpoint page has
+            # none in its text: the reference is written into the page from the pinned spec,
+            # as for the other engines, and is then read as the upstream's own text (links,
+            # sandbox).
             page.extra["openapi_written"] = append_reference(page, ctx)
         page.extra["mintlify_body"] = page.content[page.body_start:]
         page.title = None  # Mintlify shows the front matter title itself

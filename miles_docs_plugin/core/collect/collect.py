@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import posixpath
 import re
@@ -11,7 +12,7 @@ import yaml
 
 from ..config import docs_prefix
 from ..errors import ContentError, Severity
-from ..model import PAGE_SUFFIXES, Checkout, Page, Section, nav_pages
+from ..model import GENERATED_FROM, PAGE_SUFFIXES, Checkout, Page, Section, nav_pages
 from ..patterns import lazy_re
 from ..source.cache import CacheEntryInvalid
 from ..source.integrity import IntegrityError, blob_id, verify_commit
@@ -297,8 +298,38 @@ def collect(checkout: Checkout, ctx_report: Any, *, max_page_bytes: int) -> Sect
             page.title = str(title).strip()
         section.pages[rel] = page
     section.upstream = _upstream(checkout)
+    if section.upstream is not None and section.upstream.endpoints:
+        _add_endpoint_pages(section, ctx_report)
     apply_conventions(section, others, ctx_report, max_page_bytes)
     return section
+
+
+def _add_endpoint_pages(section: Section, report: Any) -> None:
+    """A page for each API endpoint the upstream's navigation generates from an OpenAPI spec
+    (:mod:`.endpoints`), unless the upstream wrote a page with that URL itself. Its front
+    matter names the operation (``openapi`` in ``meta`` only: a Mintlify host writes the
+    reference too, and must not hand it to Mintlify with a path of the host's)."""
+    assert section.upstream is not None
+    for path, endpoint in section.upstream.endpoints.items():
+        stem = path[:-len(".mdx")]
+        if any(p in section.pages for p in (stem + ".md", path, stem + "/index.md",
+                                           stem + "/index.mdx")):
+            continue
+        problem = name_problem(path)
+        if problem:
+            report(section, path, None, "name", f"the API endpoint page {path!r} (from "
+                   f"{endpoint.spec.lstrip('/')}) {problem}; not built (change its summary "
+                   "or tag upstream)")
+            continue
+        front = {"title": endpoint.title}
+        if endpoint.sidebar:
+            front["sidebarTitle"] = endpoint.sidebar
+        text = "---\n" + "".join(f"{k}: {json.dumps(v)}\n" for k, v in front.items()) + "---\n"
+        section.pages[path] = Page(
+            source=section.source.name, path=path, dest=page_dest(path), text=text,
+            meta={**front, "openapi": endpoint.openapi}, body_start=len(text),
+            body_line=text.count("\n"), content=text, title=endpoint.title,
+            extra={GENERATED_FROM: endpoint.spec.lstrip("/")})
 
 
 def _upstream(checkout: Checkout) -> UpstreamSite | None:

@@ -22,13 +22,16 @@ import json
 import posixpath
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from ..model import NavGroup, NavItem, NavLink, NavPage
 from ..patterns import lazy_re
 from ..records import FrozenRecord, Record
+
+if TYPE_CHECKING:
+    from .endpoints import Endpoint, Endpoints, SpecSource
 
 MAX_REF_DEPTH = 16
 URL_RE = lazy_re(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
@@ -53,7 +56,7 @@ class UpstreamSite(Record):
     """What the upstream's own site config says: its nav, redirects and excludes."""
 
     __slots__ = _fields = ("kind", "file", "nav", "redirects", "notes", "exclude", "snippets",
-                           "extensions")
+                           "extensions", "endpoints")
     kind: str  #: ``docs.json``, ``mint.json`` or ``mkdocs.yml``
     file: str  #: path of the config file, relative to docs_dir (``../mkdocs.yml`` for MkDocs)
     nav: list[NavItem] | None  #: None when the file has no navigation
@@ -68,13 +71,17 @@ class UpstreamSite(Record):
     snippets: dict[str, Any] | None
     #: the Markdown extensions the upstream's own site turns on (MkDocs ``markdown_extensions``)
     extensions: list[str]
+    #: Mintlify: the pages its navigation has generated from OpenAPI specs, by docs-relative
+    #: path (``api-reference/users/get-user.mdx``; :mod:`.endpoints`)
+    endpoints: dict[str, Endpoint]
 
     def __init__(self, kind: str, file: str, nav: list[NavItem] | None,
                  redirects: list[Redirect] | None = None,
                  notes: list[tuple[str, bool]] | None = None,
                  exclude: list[str] | None = None,
                  snippets: dict[str, Any] | None = None,
-                 extensions: list[str] | None = None) -> None:
+                 extensions: list[str] | None = None,
+                 endpoints: dict[str, Endpoint] | None = None) -> None:
         self.kind = kind
         self.file = file
         self.nav = nav
@@ -83,6 +90,7 @@ class UpstreamSite(Record):
         self.exclude = [] if exclude is None else exclude
         self.snippets = snippets
         self.extensions = [] if extensions is None else extensions
+        self.endpoints = {} if endpoints is None else endpoints
 
     @property
     def mkdocs(self) -> bool:
@@ -111,6 +119,16 @@ class _Mint:
         self.read = read
         self.file = file
         self.notes: list[tuple[str, bool]] = []
+        self._endpoints: Endpoints | None = None
+
+    @property
+    def endpoints(self) -> Endpoints:
+        """The endpoint pages the navigation asks for (made on the first ``openapi``)."""
+        if self._endpoints is None:
+            from .endpoints import Endpoints
+
+            self._endpoints = Endpoints(self.read, self.notes, self.file)
+        return self._endpoints
 
     def deref(self, node: Any, base: str, depth: int = 0) -> tuple[Any, str]:
         """Follow ``{"$ref": "path.json"}`` (relative to the file that holds it)."""
@@ -131,21 +149,26 @@ class _Mint:
             node, base, depth = loaded, path, depth + 1
         return node, base
 
-    def node(self, node: Any, base: str) -> list[NavItem]:
-        """The children of a navigation node (the root, a tab, an anchor, a version...)."""
+    def node(self, node: Any, base: str, spec: SpecSource | None = None) -> list[NavItem]:
+        """The children of a navigation node (the root, a tab, an anchor, a version...);
+        ``spec``: the OpenAPI spec of the nearest ``openapi`` above it."""
         node, base = self.deref(node, base)
         if not isinstance(node, dict):
             raise _Invalid(f"navigation entry {node!r} must be an object")
+        own = None
+        if node.get("openapi") is not None:
+            own = self.endpoints.source(node["openapi"])
+            spec = own or spec
         out: list[NavItem] = []
         for key, name_key in _VARIANTS:
             if isinstance(node.get(key), list) and node[key]:
-                out += self.variant(node[key], name_key, base)
+                out += self.variant(node[key], name_key, base, spec)
         if isinstance(node.get("groups"), list):
             for group in node["groups"]:
-                out += self.entry(group, base)
+                out += self.entry(group, base, spec)
         if isinstance(node.get("pages"), list):
             for page in node["pages"]:
-                out += self.entry(page, base)
+                out += self.entry(page, base, spec)
         for key, name_key in _CONTAINERS:
             items = node.get(key)
             if not isinstance(items, list):
@@ -158,7 +181,7 @@ class _Mint:
                 if item.get("hidden") is True:
                     continue  # built, not in the navigation
                 title = str(item.get(name_key) or item.get("name") or name_key.title())
-                children = self.node(item, item_base)
+                children = self.node(item, item_base, spec)
                 if children:
                     built.append(NavGroup(title, children))
                 elif isinstance(item.get("href"), str):
@@ -168,13 +191,12 @@ class _Mint:
                 out += built[0].children
             else:
                 out += built
-        if isinstance(node.get("openapi"), (str, dict, list)):
-            self.notes.append((f"{self.file}: pages generated from an OpenAPI spec "
-                               f"({node['openapi']!r}) are not built; pages with their own file "
-                               "are", False))
+        if own is not None and not out:  # an element with a spec and no pages: all of it
+            out = self.endpoints.whole(own)
         return out
 
-    def variant(self, items: list[Any], name_key: str, base: str) -> list[NavItem]:
+    def variant(self, items: list[Any], name_key: str, base: str,
+                spec: SpecSource | None) -> list[NavItem]:
         """Languages or versions: the default one (``"default": true``, else the first)."""
         resolved = [self.deref(i, base) for i in items]
         chosen = next((i for i, (v, _) in enumerate(resolved)
@@ -186,12 +208,16 @@ class _Mint:
                 resolved[chosen][0], dict) else "?"
             self.notes.append((f"{self.file}: navigation {name_key} {chosen_name!r} is used; "
                                f"{', '.join(repr(o) for o in others)} left out", False))
-        return self.node(*resolved[chosen])
+        return self.node(*resolved[chosen], spec)
 
-    def entry(self, entry: Any, base: str) -> list[NavItem]:
+    def entry(self, entry: Any, base: str, spec: SpecSource | None = None) -> list[NavItem]:
         entry, base = self.deref(entry, base)
         if isinstance(entry, str):
-            return [NavLink(entry, entry)] if URL_RE.match(entry) else [NavPage(entry)]
+            if URL_RE.match(entry):
+                return [NavLink(entry, entry)]
+            if " " in entry.strip():  # ``GET /users``, ``spec.json GET /users``
+                return self.endpoints.listed(entry.strip(), spec)
+            return [NavPage(entry)]
         if not isinstance(entry, dict):
             raise _Invalid(f"page entry {entry!r} must be a path or a group")
         if entry.get("hidden") is True:
@@ -199,11 +225,11 @@ class _Mint:
         if "group" not in entry:
             if "page" in entry and isinstance(entry["page"], str):
                 return [NavPage(entry["page"], entry.get("title"))]
-            return self.node(entry, base)
+            return self.node(entry, base, spec)
         children: list[NavItem] = []
         if isinstance(entry.get("root"), str):
             children.append(NavPage(entry["root"]))
-        children += self.node({k: v for k, v in entry.items() if k != "root"}, base)
+        children += self.node({k: v for k, v in entry.items() if k != "root"}, base, spec)
         if not str(entry["group"]).strip():
             return children  # a group without a title: Mintlify lists its pages bare
         return [NavGroup(str(entry["group"]), children)] if children else []
@@ -248,7 +274,8 @@ def _read_docs_json(read: Reader, file: str) -> UpstreamSite | None:
     except _Invalid as exc:
         notes.append((f"{file}: {exc}; the folder tree is used", True))
         nav = None
-    return UpstreamSite(file, file, nav, redirects, notes)
+    endpoints = mint._endpoints.pages if mint._endpoints is not None and nav is not None else {}
+    return UpstreamSite(file, file, nav, redirects, notes, endpoints=endpoints)
 
 
 def _mint_json_nav(data: dict[str, Any], mint: _Mint) -> list[NavItem]:

@@ -51,7 +51,7 @@ def _read(section: Section, rel: str) -> str | None:
         return None
 
 
-def _parse(text: str, rel: str) -> dict[str, Any] | None:
+def parse_spec(text: str, rel: str) -> dict[str, Any] | None:
     import yaml
 
     try:
@@ -101,7 +101,7 @@ def _specs(section: Section, named: str | None,
     out = []
     for rel in dict.fromkeys(candidates):
         text = _read(section, rel)
-        spec = _parse(text, rel) if text is not None else None
+        spec = parse_spec(text, rel) if text is not None else None
         if spec is not None:
             out.append((rel, spec))
     return out
