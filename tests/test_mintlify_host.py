@@ -476,18 +476,18 @@ def test_mdx_pages_pass_through_as_written(tmp_path: Path, cache_dir: Path) -> N
     """Components, their indentation and fences inside them come out byte for byte (mem0's
     pages put fences at column 0 right below a <Tab> line)."""
     commit = make_repo(tmp_path / "up", {"docs/tabs.mdx": TABS_PAGE,
-                                         "docs/api.mdx": "---\ntitle: API\nopenapi: get /x\n---"})
+                                         "docs/api.mdx": "---\ntitle: API\nmode: wide\n---"})
     docs = _host(tmp_path, tmp_path / "up", commit, "    banner: false\n    trust: full\n")
     done = _cli(docs, "build", "--out", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "out" / "diffusion" / "tabs.mdx").read_text() == TABS_PAGE
     assert (tmp_path / "out" / "diffusion" / "api.mdx").read_text() == (
-        "---\ntitle: API\nopenapi: get /x\n---")
+        "---\ntitle: API\nmode: wide\n---")
     # with the banner, a page whose front matter ends the file keeps its front matter
     docs = _host(tmp_path / "b", tmp_path / "up", commit, "    trust: full\n")
     done = _cli(docs, "build", "--out", str(tmp_path / "out2"))
     api = (tmp_path / "out2" / "diffusion" / "api.mdx").read_text()
-    assert api.startswith("---\ntitle: API\nopenapi: get /x\n---\n<Info>This page comes from ")
+    assert api.startswith("---\ntitle: API\nmode: wide\n---\n<Info>This page comes from ")
 
 
 class _Stamp:
@@ -822,3 +822,41 @@ def test_endpoint_pages_of_the_upstream_navigation_are_written(tmp_path: Path,
     guide = (tmp_path / "out" / "diffusion" / "guide.mdx").read_text()
     assert "(/diffusion/api-reference/get-a-thing)" in guide
     assert broken_links(tmp_path / "out", tmp_path / "home") == {}
+
+
+TRICKY_TAGS = """\
+---
+title: Tricky
+---
+
+<div>
+  <a
+    title="see href='/other' here"
+    href="/other"
+  >
+    First
+  </a>
+  <img
+    alt="two
+lines"
+    src="/images/pic.png"
+  />
+</div>
+"""
+
+
+def test_a_tag_across_lines_changes_only_where_its_urls_stand(tmp_path: Path,
+                                                              cache_dir: Path) -> None:
+    """Only the values of ``href`` and ``src`` change (not text that looks like one in
+    another attribute), and a tag whose value runs over lines is left as it is (on one line
+    it took the lines with it, and the page lost its components)."""
+    commit = make_repo(tmp_path / "up", {
+        "docs/tricky.mdx": TRICKY_TAGS, "docs/images/pic.png": PNG,
+        "docs/other.mdx": "---\ntitle: Other\n---\n\nText.\n"})
+    docs = _host(tmp_path, tmp_path / "up", commit, "    banner: false\n    trust: full\n")
+    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "out" / "diffusion" / "tricky.mdx").read_text()
+    assert page == TRICKY_TAGS.replace('href="/other"', 'href="/diffusion/other"').replace(
+        'src="/images/pic.png"', 'src="/diffusion/images/pic.png"')
+    assert "could not be restored" not in done.stderr

@@ -214,6 +214,7 @@ SPEC = {
         "/orgs": {"get": {"tags": ["orgs"], "summary": "List orgs"}},
         "/health": {"get": {"summary": "Health (check)"}},
         "/old": {"get": {"summary": "Old", "x-mint": {"href": "/legacy/Old.page"}}},
+        "/internal": {"get": {"summary": "Internal", "x-excluded": True}},
     },
 }
 V2 = """\
@@ -252,11 +253,11 @@ def test_docs_json_openapi_generates_endpoint_pages_as_mintlify_does() -> None:
         {"V2": [{"Selected": ["overview", "v2-ref/items/list-items", "v2-ref/create-item"]}]},
     ]
     pages = site.endpoints
-    assert sorted(pages) == [
+    assert sorted(pages) == [  # x-hidden: a page, not listed
         "api-reference/health-check.mdx", "api-reference/orgs/list-orgs.mdx",
         "api-reference/users/create-user.mdx", "api-reference/users/delete-users.mdx",
-        "api-reference/users/list-users.mdx", "legacy/old.mdx",
-        "v2-ref/create-item.mdx", "v2-ref/items/list-items.mdx"]
+        "api-reference/users/get-user.mdx", "api-reference/users/list-users.mdx",
+        "legacy/old.mdx", "v2-ref/create-item.mdx", "v2-ref/items/list-items.mdx"]
     create = pages["api-reference/users/create-user.mdx"]
     assert (create.openapi, create.title, create.sidebar) == (
         "/openapi.json POST /users", "Create user", "New user")
@@ -298,4 +299,29 @@ def test_endpoint_pages_are_built_listed_and_linked(engine: str, tmp_path: Path,
     for path in ("api-reference/orgs/list-orgs.md", "legacy/old.md",
                  "api-reference/users/create-user.md"):
         assert (host.out / host.page_file(path)).is_file(), path
-    assert not (host.out / host.page_file("api-reference/users/get-user.md")).exists()
+    # x-hidden: built and reachable, in no navigation (the strict build would report a page
+    # the navigation lists that is missing)
+    assert (host.out / host.page_file("api-reference/users/get-user.md")).is_file()
+
+
+def test_a_group_title_with_a_url_in_it_stays_a_group_in_sphinx(tmp_path: Path,
+                                                                 cache_dir: Path) -> None:
+    """Sphinx takes a toctree entry with ``://`` anywhere for a URL, title included: the
+    group "Mirror: https://…" was "a reference to a nonexisting document", and was lost."""
+    from hosts import make_host
+    from support import make_repo
+
+    upstream = tmp_path / "up"
+    commit = make_repo(upstream, {
+        "docs/docs.json": json.dumps({"name": "Up", "navigation": {"groups": [
+            {"group": "Start", "pages": ["index"]},
+            {"group": "Mirror: https://example.org", "pages": ["other"]}]}}),
+        "docs/index.mdx": "---\ntitle: Start\n---\n\nText.\n",
+        "docs/other.mdx": "---\ntitle: Other\n---\n\nMore.\n",
+    })
+    host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), commit)
+    run = host.build()  # -W: a toctree warning fails it
+    assert run.returncode == 0, run.output
+    pages = [p.read_text("utf-8") for p in host.out.rglob("*.html")]
+    assert any("Mirror: https:\u200b//example.org" in text and "More." not in text
+               for text in pages)

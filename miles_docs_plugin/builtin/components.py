@@ -546,6 +546,8 @@ def join_tags(lines: list[str], code: set[int]) -> list[tuple[int, int]]:
     indented, code."""
     spans = []
     for i, j, indent, tag in list(_tag_spans(lines, code)):
+        if any("\n" in value for value in tag.attrs.values()):
+            continue  # a value over lines: on one line it would take them
         lines[i] = indent + html_tag(tag)
         lines[i + 1:j + 1] = [indent + "<!---->"] * (j - i)
         spans.append((i, j))

@@ -10,8 +10,7 @@ import re
 from .. import hookimpl
 from ..core.context import BuildContext
 from ..core.errors import Severity
-from ..core.model import GENERATED_FROM, Page, Section
-from ..core.patterns import lazy_re
+from ..core.model import Page, Section
 from ..core.plugins import BUILTIN_PREFIX
 from ..core.section.sandbox import tagless
 from ..core.transform.blocks import LINK_LINE_RE, Block
@@ -33,14 +32,16 @@ class MintlifyPages:
     def mdp_prepare_page(self, page: Page, ctx: BuildContext) -> None:
         inline_page_snippets(page, ctx)  # what follows sees them as if upstream wrote them
         section = ctx.sections[page.source]
-        if (section.source.sandboxed or GENERATED_FROM in page.extra) and \
-                "openapi" in page.meta and ctx.hooks.pm.has_plugin(OPENAPI_PLUGIN):
-            # The sandbox takes ``openapi:`` out of the front matter (it names a spec file
-            # of the host, or a URL Mintlify would fetch), and a generated endpoint page has
-            # none in its text: the reference is written into the page from the pinned spec,
-            # as for the other engines, and is then read as the upstream's own text (links,
-            # sandbox).
-            page.extra["openapi_written"] = append_reference(page, ctx)
+        if "openapi" in page.meta and ctx.hooks.pm.has_plugin(OPENAPI_PLUGIN):
+            # ``openapi:`` names a spec by its path in the docs folder, which Mintlify would
+            # look up in the host's (where the section's spec is not), or a URL it would
+            # fetch: the reference is written into the page from the pinned spec, as for the
+            # other engines, and is then read as the upstream's own text (links, sandbox);
+            # the line goes (the sandbox removes it from an untrusted page)
+            written = append_reference(page, ctx, mdx=not section.source.sandboxed)
+            page.extra["openapi_written"] = written
+            if written and not section.source.sandboxed:
+                _drop_front_key(page, "openapi")
         page.extra["mintlify_body"] = page.content[page.body_start:]
         page.title = None  # Mintlify shows the front matter title itself
 
@@ -142,27 +143,29 @@ class MintlifyPages:
         page.body_start = len(front)
 
 
-#: A URL attribute of a tag as written, and its quoted value.
-_URL_ATTR_RE = lazy_re(r"""(?<![\w-])(href|src)(\s*=\s*)("[^"]*"|'[^']*')""")
-
-
 def _with_links(written: list[str], joined: str) -> list[str]:
     """The lines of a tag as written, with the URLs of ``joined`` (the same tag on one line,
-    as the link rules rewrote it: ``join_tags``) in its ``href`` and ``src``."""
-    tag = read_tag(joined, len(joined) - len(joined.lstrip()))
-    if tag is None:  # pragma: no cover - join_tags wrote a tag
+    as the link rules rewrote it: ``join_tags``) in its quoted ``href`` and ``src``, where
+    those values stand (not in the text of another attribute)."""
+    text = "\n".join(written)
+    tag = read_tag(text, len(text) - len(text.lstrip()))
+    now = read_tag(joined, len(joined) - len(joined.lstrip()))
+    if tag is None or now is None:  # pragma: no cover - join_tags read and wrote a tag
         return written
-    urls: dict[str, str] = {name: html.unescape(tag.attrs[name]) for name in ("href", "src")
-                            if name in tag.attrs}
+    edits = sorted(((tag.spans[name], now.attrs[name]) for name in ("href", "src")
+                    if name in tag.spans and name in now.attrs
+                    and now.attrs[name] != tag.attrs[name]), reverse=True)
+    for (start, end), url in edits:
+        text = text[:start] + html.escape(url, quote=True) + text[end:]
+    return text.split("\n")
 
-    def put(m: re.Match[str]) -> str:
-        url = urls.get(m.group(1))
-        if url is None or url == m.group(3)[1:-1]:
-            return m.group(0)
-        quote = m.group(3)[0]
-        return m.group(1) + m.group(2) + quote + url.replace(quote, html.escape(quote)) + quote
 
-    return _URL_ATTR_RE.sub(put, "\n".join(written)).split("\n")
+def _drop_front_key(page: Page, key: str) -> None:
+    """Blank the line of a one-line front matter ``key`` (the page keeps its line count)."""
+    head = page.content[:page.body_start]
+    new = re.sub(rf"(?m)^['\"]?{re.escape(key)}['\"]?[ \t]*:[^\r\n]*", "", head, count=1)
+    page.content = new + page.content[page.body_start:]
+    page.body_start = len(new)
 
 
 def _front_line(text: str, key: str) -> int | None:

@@ -115,5 +115,7 @@ def stem_title(path: str) -> str:
 
 
 def _toctree_title(title: str) -> str:
-    # a toctree entry is "Title <target>": keep its own angle brackets from being read as one
-    return " ".join(title.replace("<", "\\<").split())
+    # a toctree entry is "Title <target>": keep its own angle brackets from being read as one;
+    # and Sphinx takes an entry with "://" anywhere for a URL (its ``url_re``), even in the
+    # title: a zero-width space keeps the title's from reading so
+    return " ".join(title.replace("<", "\\<").replace("://", ":\u200b//").split())

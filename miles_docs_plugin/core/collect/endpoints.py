@@ -6,7 +6,8 @@ element that lists no pages (grouped by tag), and for every ``METHOD /path`` ent
 it, else ``openapi.json`` of the docs root). Such a page has no file: its URL is made from the
 spec as Mintlify makes it (``<directory>/<tag>/<summary>``, lowercase, spaces as hyphens,
 ``{}(),.'/`` removed; ``x-mint.href`` when set; ``-1``, ``-2`` … for a URL taken), its title
-from ``x-mint.metadata``, the summary, or the method and path. The collected section gets a
+from ``x-mint.metadata``, the summary, or the method and path. An ``x-hidden`` operation gets
+a page and no navigation entry, an ``x-excluded`` one neither. The collected section gets a
 page there whose front matter names the operation, so the built-in ``openapi`` plugin writes
 its reference from the pinned spec as for a page the upstream wrote (see
 :mod:`..transform.openapi`). A spec given by URL is not fetched: its endpoints are reported.
@@ -88,6 +89,9 @@ class Endpoints:
         self.pages: dict[str, Endpoint] = {}  #: generated page path (``.mdx``) → endpoint
         self._specs: dict[str, dict[str, Any] | None] = {}
         self._made: dict[tuple[str, str, str, str], str] = {}  #: operation and URL → page
+        self._suffix: dict[str, int] = {}  #: the last -N given to a URL
+        self._entries = 0  #: navigation entries made (a spec may be named many times)
+        self._capped: set[str] = set()
 
     # -- specs ---------------------------------------------------------------------------
 
@@ -150,12 +154,13 @@ class Endpoints:
         key = (spec_ref, method, path, stem)
         if key in self._made:  # the same operation listed twice: one page
             return self._made[key]
-        base, n = stem, 0
-        while stem + ".mdx" in self.pages:
-            n += 1
-            stem = f"{base}-{n}"
         if len(self.pages) >= MAX_ENDPOINTS:
+            self._over("pages")
             return None
+        base = stem
+        while stem + ".mdx" in self.pages:  # Mintlify's -1, -2 … for a URL taken
+            self._suffix[base] = self._suffix.get(base, 0) + 1
+            stem = f"{base}-{self._suffix[base]}"
         meta: dict[str, Any] = mint["metadata"] if isinstance(mint.get("metadata"), dict) else {}
         title = next((str(t).strip() for t in (meta.get("title"), op.get("summary"))
                       if isinstance(t, str) and t.strip()), f"{method.upper()} {path}")
@@ -165,6 +170,22 @@ class Endpoints:
         self.pages[stem + ".mdx"] = Endpoint(spec_ref, method, path, " ".join(title.split()),
                                              sidebar)
         return stem
+
+    def _over(self, what: str) -> None:
+        """Report, once, that a limit left endpoint pages or entries out."""
+        if what not in self._capped:
+            self._capped.add(what)
+            self.notes.append((f"{self.file}: more than {MAX_ENDPOINTS:,} API endpoint {what}; "
+                               "the rest are left out", True))
+
+    def _entry(self, stem: str | None) -> list[NavItem]:
+        if stem is None:
+            return []
+        if self._entries >= MAX_ENDPOINTS:
+            self._over("navigation entries")
+            return []
+        self._entries += 1
+        return [NavPage(stem)]
 
     def listed(self, entry: str, inherited: SpecSource | None) -> list[NavItem]:
         """The page of a ``[spec] METHOD /path`` entry of a ``pages`` list; none (reported)
@@ -186,8 +207,7 @@ class Endpoints:
             spec = self.spec(ref)
             item = spec.get("paths", {}).get(path) if spec is not None else None
             if isinstance(item, dict) and isinstance(item.get(method), dict):
-                stem = self._page(ref, method, path, item[method], directory)
-                return [NavPage(stem)] if stem is not None else []
+                return self._entry(self._page(ref, method, path, item[method], directory))
         self.notes.append((f"{self.file}: the navigation lists {entry!r}, an operation of no "
                            "OpenAPI spec of the pinned tree; left out", True))
         return []
@@ -211,14 +231,14 @@ class Endpoints:
                     continue
                 for method, op in item.items():
                     if method not in METHODS or not isinstance(op, dict) or \
-                            op.get("x-hidden") is True or op.get("x-excluded") is True:
+                            op.get("x-excluded") is True:
                         continue
                     stem = self._page(ref, method, path, op, directory)
-                    if stem is None:
-                        continue
+                    if op.get("x-hidden") is True:
+                        continue  # built, reachable by its URL, not listed
                     tag = _first_tag(op)
                     label = labels.get(tag, tag) if tag else UNTAGGED
-                    groups.setdefault(label, []).append(NavPage(stem))
+                    groups.setdefault(label, []).extend(self._entry(stem))
         return [NavGroup(label, pages) for label, pages in groups.items() if pages]
 
 

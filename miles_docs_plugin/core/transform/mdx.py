@@ -187,7 +187,8 @@ JOINED_TAGS = "joined_tags"
 class Tag(Record):
     """One JSX tag as written: ``<Name attr="v" flag expr={…}>``."""
 
-    __slots__ = _fields = ("name", "closing", "self_closing", "attrs", "end", "expressions")
+    __slots__ = _fields = ("name", "closing", "self_closing", "attrs", "end", "expressions",
+                           "spans")
     name: str
     closing: bool
     self_closing: bool
@@ -195,16 +196,20 @@ class Tag(Record):
     end: int  #: offset just after ``>`` in the text that was read
     #: attributes written as JavaScript expressions (``{…}``) that are not string literals
     expressions: set[str]
+    #: where the value of each quoted attribute is in the text that was read (quotes out)
+    spans: dict[str, tuple[int, int]]
 
     def __init__(self, name: str, closing: bool, self_closing: bool,
                  attrs: dict[str, str] | None = None, end: int = 0,
-                 expressions: set[str] | None = None) -> None:
+                 expressions: set[str] | None = None,
+                 spans: dict[str, tuple[int, int]] | None = None) -> None:
         self.name = name
         self.closing = closing
         self.self_closing = self_closing
         self.attrs = {} if attrs is None else attrs
         self.end = end
         self.expressions = set() if expressions is None else expressions
+        self.spans = {} if spans is None else spans
 
 
 def skip_braces(text: str, pos: int) -> int:
@@ -296,6 +301,7 @@ def read_tag(text: str, pos: int) -> Tag | None:
                 if end < 0:
                     return None
                 tag.attrs[key] = html.unescape(text[j + 1:end])
+                tag.spans[key] = (j + 1, end)
                 i = end + 1
             elif q == "{":
                 end = skip_braces(text, j)

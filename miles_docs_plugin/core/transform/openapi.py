@@ -52,13 +52,39 @@ def _read(section: Section, rel: str) -> str | None:
 
 
 def parse_spec(text: str, rel: str) -> dict[str, Any] | None:
+    """A spec's text read (JSON, else YAML with no tags of Python's); None when it is not a
+    spec (no ``paths``), not valid, or nested too deep to read."""
     import yaml
 
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, when PyYAML has it
     try:
-        data = json.loads(text) if rel.endswith(".json") else yaml.safe_load(text)
-    except (ValueError, yaml.YAMLError):
+        data = json.loads(text) if rel.endswith(".json") else yaml.load(text, loader)
+    except (ValueError, yaml.YAMLError, RecursionError):
         return None
     return data if isinstance(data, dict) and isinstance(data.get("paths"), dict) else None
+
+
+#: Specs read in this process, by pinned blob (a spec serves every page of its endpoints).
+_PARSED: dict[tuple[str, str], dict[str, Any] | None] = {}
+_PARSED_MAX = 8
+
+
+def _spec_at(section: Section, rel: str) -> dict[str, Any] | None:
+    """The spec at ``rel`` (docs-relative) of the pinned tree, parsed once per blob."""
+    rel = posixpath.normpath(rel.lstrip("/"))
+    if rel.startswith(".."):
+        return None
+    blob = section.checkout.tree.blobs.get(section.repo_path(rel))
+    key = (blob, rel) if blob else None
+    if key is not None and key in _PARSED:
+        return _PARSED[key]
+    text = _read(section, rel)
+    spec = parse_spec(text, rel) if text is not None else None
+    if key is not None:
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.pop(next(iter(_PARSED)))
+        _PARSED[key] = spec
+    return spec
 
 
 def _declared_specs(section: Section) -> list[str]:
@@ -100,8 +126,7 @@ def _specs(section: Section, named: str | None,
         candidates = [*_declared_specs(section), *DEFAULT_SPECS]
     out = []
     for rel in dict.fromkeys(candidates):
-        text = _read(section, rel)
-        spec = parse_spec(text, rel) if text is not None else None
+        spec = _spec_at(section, rel)
         if spec is not None:
             out.append((rel, spec))
     return out
@@ -122,24 +147,62 @@ def _ref(spec: dict[str, Any], node: Any, depth: int = 0) -> Any:
     return node
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _one_line(text: Any) -> str:
-    return " ".join(str(text).split()) if text else ""
+    return " ".join(text.split()) if isinstance(text, str) else ""
 
 
-def _type(spec: dict[str, Any], schema: Any) -> str:
+#: A type is read this deep (``array`` of ``oneOf`` of …), through this many schemas.
+MAX_TYPE_DEPTH = 6
+MAX_TYPE_SCHEMAS = 64
+#: A reference is written up to this size; the rest is left out, and the page says so (a spec
+#: of a few kilobytes can repeat one large schema thousands of times through ``$ref``).
+MAX_REFERENCE = 256 * 1024
+
+
+def _type(spec: dict[str, Any], schema: Any, budget: list[int] | None = None,
+          depth: int = 0) -> str:
+    """A schema's type as the reference shows it (``string``, ``Item[]``-like ``object[]``,
+    ``string | null``), read to a bounded depth and number of schemas."""
+    budget = [MAX_TYPE_SCHEMAS] if budget is None else budget
+    budget[0] -= 1
     schema = _ref(spec, schema)
-    if not isinstance(schema, dict):
+    if not isinstance(schema, dict) or depth > MAX_TYPE_DEPTH or budget[0] < 0:
         return ""
     if "type" in schema:
         t = schema["type"]
         if t == "array":
-            inner = _type(spec, schema.get("items", {}))
+            inner = _type(spec, schema.get("items", {}), budget, depth + 1)
             return f"{inner}[]" if inner else "array"
-        return " | ".join(t) if isinstance(t, list) else str(t)
+        if isinstance(t, list):
+            return " | ".join(str(x) for x in t if isinstance(x, str))
+        return t if isinstance(t, str) else ""
     for key in ("oneOf", "anyOf"):
         if isinstance(schema.get(key), list):
-            return " | ".join(dict.fromkeys(_type(spec, s) or "object" for s in schema[key]))
+            return " | ".join(dict.fromkeys(_type(spec, s, budget, depth + 1) or "object"
+                                            for s in schema[key][:MAX_TYPE_SCHEMAS]))
     return "object" if "properties" in schema else ""
+
+
+#: What MDX would run or read as markup in text of a spec (a Mintlify host, whose pages are
+#: MDX): braces, tags, and the first letter of an ``import``/``export`` line.
+_MDX_TEXT_RE = lazy_re(r"[{}<>]|^[ \t]*(?:i(?=mport\b)|e(?=xport\b))", re.M)
+_MDX_ENTITIES = {"{": "\\{", "}": "\\}", "<": "&lt;", ">": "&gt;", "i": "&#105;",
+                 "e": "&#101;"}
+
+
+def mdx_text(text: str) -> str:
+    """Text of a spec (Markdown) written so that MDX reads it as text: no expression, tag or
+    module line (for a trusted source, whose pages no sandbox makes inert: the spec is data,
+    not its code). Character references show as the characters."""
+    return _MDX_TEXT_RE.sub(lambda m: m.group(0)[:-1] + _MDX_ENTITIES[m.group(0)[-1]], text)
 
 
 def _field(anchor: str, name: str, type_: str, where: str, required: bool, default: Any,
@@ -170,61 +233,78 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")
 
 
-def endpoint_markdown(spec: dict[str, Any], method: str, path: str) -> list[str] | None:
-    """The reference of one operation as Markdown, or None when the spec lacks it."""
-    item = _ref(spec, spec.get("paths", {}).get(path))
+def endpoint_markdown(spec: dict[str, Any], method: str, path: str, *,
+                      mdx: bool = False) -> list[str] | None:
+    """The reference of one operation as Markdown, or None when the spec lacks it. ``mdx``:
+    the spec's text is written so that MDX reads it as text (:func:`mdx_text`)."""
+    paths = _dict(spec.get("paths"))
+    item = _ref(spec, paths.get(path))
     if not isinstance(item, dict):
         alt = path.rstrip("/") if path.endswith("/") else path + "/"
-        item = _ref(spec, spec.get("paths", {}).get(alt))
+        item = _ref(spec, paths.get(alt))
     if not isinstance(item, dict) or not isinstance(item.get(method), dict):
         return None
     op = item[method]
+
+    def text(value: str) -> str:
+        return mdx_text(value) if mdx else value
+
     out = [f"**{method.upper()}** {_code(path)}", ""]
-    if op.get("summary"):
-        out += [_one_line(op["summary"]), ""]
-    if op.get("description"):
-        out += [str(op["description"]).strip(), ""]
-    params = [_ref(spec, p) for p in [*item.get("parameters", []), *op.get("parameters", [])]]
-    params = [p for p in params if isinstance(p, dict) and p.get("name")]
+    if _one_line(op.get("summary")):
+        out += [text(_one_line(op["summary"])), ""]
+    if isinstance(op.get("description"), str) and op["description"].strip():
+        out += [text(op["description"].strip()), ""]
+    params = [_ref(spec, p) for p in [*_list(item.get("parameters")),
+                                      *_list(op.get("parameters"))]]
+    params = [p for p in params if isinstance(p, dict) and isinstance(p.get("name"), str)
+              and p["name"]]
+    fields: list[list[str]] = []
     if params:
         out += ["## Parameters", ""]
         for p in params:
-            where = str(p.get("in", ""))
-            schema = p.get("schema", {})
-            out += _field(f"{where}-{_slug(p['name'])}", str(p["name"]), _type(spec, schema),
-                          where, bool(p.get("required")),
-                          _ref(spec, schema).get("default") if isinstance(
-                              _ref(spec, schema), dict) else None,
-                          _one_line(p.get("description")))
+            where = p["in"] if isinstance(p.get("in"), str) else ""
+            schema = _ref(spec, p.get("schema", {}))
+            fields.append(_field(f"{_slug(where)}-{_slug(p['name'])}", p["name"],
+                                 _type(spec, schema), where, p.get("required") is True,
+                                 _dict(schema).get("default"),
+                                 text(_one_line(p.get("description")))))
     body = _ref(spec, op.get("requestBody"))
-    if isinstance(body, dict) and isinstance(body.get("content"), dict) and body["content"]:
-        media, content = next(iter(body["content"].items()))
-        schema = _ref(spec, content.get("schema", {})) if isinstance(content, dict) else {}
-        out += ["## Request body", "", _code(str(media)), ""]
+    content = _dict(body).get("content") if isinstance(body, dict) else None
+    if isinstance(content, dict) and content:
+        media, first = next(iter(content.items()))
+        schema = _ref(spec, _dict(first).get("schema", {}))
+        fields.append(["## Request body", "", _code(str(media)), ""])
         if isinstance(schema, dict):
-            required = set(schema.get("required", []))
-            for name, prop in (schema.get("properties") or {}).items():
+            required = {r for r in _list(schema.get("required")) if isinstance(r, str)}
+            for name, prop in _dict(schema.get("properties")).items():
                 prop = _ref(spec, prop)
-                if not isinstance(prop, dict):
+                if not isinstance(prop, dict) or not isinstance(name, str):
                     continue
-                out += _field(f"body-{_slug(name)}", name, _type(spec, prop), "",
-                              name in required, prop.get("default"),
-                              _one_line(prop.get("description")))
+                fields.append(_field(f"body-{_slug(name)}", name, _type(spec, prop), "",
+                                     name in required, prop.get("default"),
+                                     text(_one_line(prop.get("description")))))
     responses = op.get("responses")
     if isinstance(responses, dict) and responses:
-        out += ["## Responses", ""]
+        lines = ["## Responses", ""]
         for code, response in responses.items():
-            response = _ref(spec, response)
-            text = _one_line(response.get("description")) if isinstance(response, dict) else ""
-            out.append(f"- **{escape_inline(str(code))}**" + (f": {text}" if text else ""))
-        out.append("")
+            said = text(_one_line(_dict(_ref(spec, response)).get("description")))
+            lines.append(f"- **{escape_inline(str(code))}**" + (f": {said}" if said else ""))
+        fields.append([*lines, ""])
+    size = sum(len(line) + 1 for line in out)
+    for lines in fields:
+        size += sum(len(line) + 1 for line in lines)
+        if size > MAX_REFERENCE:
+            out += [f"*The rest of this reference is left out: it is larger than "
+                    f"{MAX_REFERENCE // 1024} KiB.*", ""]
+            break
+        out += lines
     return out
 
 
-def append_reference(page: Page, ctx: BuildContext) -> bool:
+def append_reference(page: Page, ctx: BuildContext, *, mdx: bool = False) -> bool:
     """Write the reference of the operation that the page's ``openapi:`` front matter names
     at the end of its content, from the spec in the pinned tree. False when the page names
-    none."""
+    none. ``mdx``: for a page MDX reads that no sandbox makes inert (:func:`mdx_text`)."""
     value = page.meta.get("openapi")
     if not isinstance(value, str):
         return False
@@ -246,7 +326,7 @@ def append_reference(page: Page, ctx: BuildContext) -> bool:
                    "the operation is looked up in the docs' other specs")
         specs = _specs(section, None)
     for _rel, spec in specs:
-        lines = endpoint_markdown(spec, method, path)
+        lines = endpoint_markdown(spec, method, path, mdx=mdx)
         if lines is not None:
             break
     if lines is None:
