@@ -234,9 +234,10 @@ def _slug(text: str) -> str:
 
 
 def endpoint_markdown(spec: dict[str, Any], method: str, path: str, *,
-                      mdx: bool = False) -> list[str] | None:
+                      mdx: bool = False, title: str | None = None) -> list[str] | None:
     """The reference of one operation as Markdown, or None when the spec lacks it. ``mdx``:
-    the spec's text is written so that MDX reads it as text (:func:`mdx_text`)."""
+    the spec's text is written so that MDX reads it as text (:func:`mdx_text`). The summary
+    is left out when it is the page's ``title`` (a generated page is titled by it)."""
     paths = _dict(spec.get("paths"))
     item = _ref(spec, paths.get(path))
     if not isinstance(item, dict):
@@ -250,7 +251,7 @@ def endpoint_markdown(spec: dict[str, Any], method: str, path: str, *,
         return mdx_text(value) if mdx else value
 
     out = [f"**{method.upper()}** {_code(path)}", ""]
-    if _one_line(op.get("summary")):
+    if _one_line(op.get("summary")) and _one_line(op["summary"]) != title:
         out += [text(_one_line(op["summary"])), ""]
     if isinstance(op.get("description"), str) and op["description"].strip():
         out += [text(op["description"].strip()), ""]
@@ -326,7 +327,7 @@ def append_reference(page: Page, ctx: BuildContext, *, mdx: bool = False) -> boo
                    "the operation is looked up in the docs' other specs")
         specs = _specs(section, None)
     for _rel, spec in specs:
-        lines = endpoint_markdown(spec, method, path, mdx=mdx)
+        lines = endpoint_markdown(spec, method, path, mdx=mdx, title=page.title)
         if lines is not None:
             break
     if lines is None:
