@@ -424,7 +424,6 @@ def test_7_disk_full_while_writing_the_lock_keeps_it(tmp_path: Path,
     assert [p.name for p in tmp_path.iterdir()] == ["miles-docs.lock"]
 
 
-
 def _hostile_lines() -> dict[str, Callable[[], object]]:
     """Each pattern of the page transforms against the line that makes a backtracking one take
     time as the square (or worse) of its length: at these sizes, hours for such a pattern."""

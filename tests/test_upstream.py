@@ -325,3 +325,27 @@ def test_a_group_title_with_a_url_in_it_stays_a_group_in_sphinx(tmp_path: Path,
     pages = [p.read_text("utf-8") for p in host.out.rglob("*.html")]
     assert any("Mirror: https:\u200b//example.org" in text and "More." not in text
                for text in pages)
+
+
+def test_an_openapi_page_finds_the_spec_docs_json_names_in_object_form(tmp_path: Path,
+                                                                        cache_dir: Path) -> None:
+    """``"openapi": {"source": …}`` names a spec as a path does: a page whose front matter
+    names no spec finds its operation there (only the string form was read)."""
+    from hosts import make_host
+    from support import make_repo
+
+    upstream = tmp_path / "up"
+    commit = make_repo(upstream, {
+        "docs/docs.json": json.dumps({"name": "Up", "navigation": {"tabs": [
+            {"tab": "API", "openapi": {"source": "specs/api.yaml"},
+             "pages": ["index", "get-thing"]}]}}),
+        "docs/specs/api.yaml": "openapi: 3.0.0\npaths:\n  /things:\n    get:\n"
+                               "      summary: List things\n      description: Every thing.\n",
+        "docs/index.mdx": "---\ntitle: Start\n---\n\nText.\n",
+        "docs/get-thing.mdx": "---\ntitle: Things\nopenapi: GET /things\n---\n",
+    })
+    host = make_host("mkdocs", tmp_path / "host", upstream.as_uri(), commit)
+    run = host.build()
+    assert run.returncode == 0, run.output
+    page = (host.out / host.page_file("get-thing.md")).read_text("utf-8")
+    assert "Every thing." in page and "not in the pinned" not in page

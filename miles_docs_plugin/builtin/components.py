@@ -541,9 +541,8 @@ def join_tags(lines: list[str], code: set[int]) -> list[tuple[int, int]]:
     (:func:`_tag_spans`) on one line, as HTML, for the link scan (CommonMark reads a line
     ``>`` of such a tag as a block quote, and the tag as text). The engine writes the tag
     back as it was, with the links the link rules rewrote; the spans (first and last line)
-    are returned for that. The other lines of the tag hold an empty
-    comment, not nothing: a blank line would end the HTML block, and make what follows,
-    indented, code."""
+    are returned for that. The other lines of the tag hold an empty comment, not nothing: a
+    blank line would end the HTML block, and make what follows, indented, code."""
     spans = []
     for i, j, indent, tag in list(_tag_spans(lines, code)):
         if any("\n" in value for value in tag.attrs.values()):

@@ -16,8 +16,7 @@ if TYPE_CHECKING:
 
 @hookimpl
 def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
-    # A Mintlify host reads ``openapi:`` itself (trusted pages), or calls append_reference for
-    # the pages whose front matter its sandbox takes out.
+    # A Mintlify host calls append_reference itself, before its own steps read the page.
     if "openapi" in page.meta and not ctx.engine.reads_mdx:
         from ..core.transform.openapi import append_reference
 

@@ -11,8 +11,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from ..core.collect.upstream import URL_RE, apply_redirect
+from ..core.collect.upstream import apply_redirect
 from ..core.model import ExternalTarget, Target
+from ..core.urls import URL_RE
 
 if TYPE_CHECKING:
     from ..core.model import Section

@@ -19,6 +19,8 @@ from .patterns import lazy_re
 from .records import FrozenRecord
 
 ALLOWED_SCHEMES = ("https", "http", "ssh", "git", "file")
+#: A URL of its own (a scheme, or ``//`` for the page's): not a path of a docs folder.
+URL_RE = lazy_re(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
 SCP_RE = lazy_re(
     r"^(?:(?P<user>[A-Za-z0-9._~-]+)@)?(?P<host>[A-Za-z0-9.-]+):(?P<path>[^/].*|/.*)$")
 FORGES = {"github.com": "github", "gitlab.com": "gitlab"}

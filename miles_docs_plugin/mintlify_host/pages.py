@@ -160,14 +160,19 @@ def _with_links(written: list[str], joined: str) -> list[str]:
     return text.split("\n")
 
 
+def _front_key(key: str) -> str:
+    """The start of the front matter line of ``key`` (quoted or not), as a pattern."""
+    return rf"(?m)^['\"]?{re.escape(key)}['\"]?[ \t]*:"
+
+
 def _drop_front_key(page: Page, key: str) -> None:
     """Blank the line of a one-line front matter ``key`` (the page keeps its line count)."""
     head = page.content[:page.body_start]
-    new = re.sub(rf"(?m)^['\"]?{re.escape(key)}['\"]?[ \t]*:[^\r\n]*", "", head, count=1)
+    new = re.sub(_front_key(key) + r"[^\r\n]*", "", head, count=1)
     page.content = new + page.content[page.body_start:]
     page.body_start = len(new)
 
 
 def _front_line(text: str, key: str) -> int | None:
-    m = re.search(rf"(?m)^['\"]?{re.escape(key)}['\"]?\s*:", text)
+    m = re.search(_front_key(key), text)
     return text.count("\n", 0, m.start()) + 1 if m else None

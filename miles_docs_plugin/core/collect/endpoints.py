@@ -23,6 +23,7 @@ from typing import Any
 from ..model import NavGroup, NavItem, NavPage
 from ..records import Record
 from ..transform.openapi import DEFAULT_SPECS, MAX_SPEC, METHODS, OPENAPI_RE, parse_spec
+from ..urls import URL_RE
 
 #: Mintlify's default folder of generated endpoint pages
 DIRECTORY = "api-reference"
@@ -87,13 +88,18 @@ class Endpoints:
         self.notes = notes
         self.file = file
         self.pages: dict[str, Endpoint] = {}  #: generated page path (``.mdx``) → endpoint
-        self._specs: dict[str, dict[str, Any] | None] = {}
+        self._specs: dict[str, dict[str, Any] | None] = {}  #: by docs-relative path
         self._made: dict[tuple[str, str, str, str], str] = {}  #: operation and URL → page
         self._suffix: dict[str, int] = {}  #: the last -N given to a URL
         self._entries = 0  #: navigation entries made (a spec may be named many times)
         self._capped: set[str] = set()
 
     # -- specs ---------------------------------------------------------------------------
+
+    @property
+    def specs(self) -> dict[str, dict[str, Any]]:
+        """The specs read (by docs-relative path), for the pages' references."""
+        return {rel: spec for rel, spec in self._specs.items() if spec is not None}
 
     def spec(self, ref: str) -> dict[str, Any] | None:
         """The spec at ``ref`` (a path from the docs root), read and parsed once."""
@@ -121,7 +127,7 @@ class Endpoints:
                 item = item.get("source")
             if not isinstance(item, str) or not item.strip():
                 continue
-            if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//", item):
+            if URL_RE.match(item):
                 self.notes.append((f"{self.file}: the OpenAPI spec {item} is a URL, which the "
                                    "build does not fetch; its endpoint pages are not built",
                                    True))

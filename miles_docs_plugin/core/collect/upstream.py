@@ -27,14 +27,13 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from ..model import NavGroup, NavItem, NavLink, NavPage
-from ..patterns import lazy_re
 from ..records import FrozenRecord, Record
+from ..urls import URL_RE
 
 if TYPE_CHECKING:
     from .endpoints import Endpoint, Endpoints, SpecSource
 
 MAX_REF_DEPTH = 16
-URL_RE = lazy_re(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
 
 #: reads a docs-relative file of the checkout (verified); None when it does not exist
 Reader = Callable[[str], bytes | None]
@@ -56,7 +55,7 @@ class UpstreamSite(Record):
     """What the upstream's own site config says: its nav, redirects and excludes."""
 
     __slots__ = _fields = ("kind", "file", "nav", "redirects", "notes", "exclude", "snippets",
-                           "extensions", "endpoints")
+                           "extensions", "endpoints", "specs")
     kind: str  #: ``docs.json``, ``mint.json`` or ``mkdocs.yml``
     file: str  #: path of the config file, relative to docs_dir (``../mkdocs.yml`` for MkDocs)
     nav: list[NavItem] | None  #: None when the file has no navigation
@@ -74,6 +73,9 @@ class UpstreamSite(Record):
     #: Mintlify: the pages its navigation has generated from OpenAPI specs, by docs-relative
     #: path (``api-reference/users/get-user.mdx``; :mod:`.endpoints`)
     endpoints: dict[str, Endpoint]
+    #: the OpenAPI specs its navigation names, as read then, by docs-relative path (the
+    #: endpoint pages' references are written from them, not from another read)
+    specs: dict[str, dict[str, Any]]
 
     def __init__(self, kind: str, file: str, nav: list[NavItem] | None,
                  redirects: list[Redirect] | None = None,
@@ -81,7 +83,8 @@ class UpstreamSite(Record):
                  exclude: list[str] | None = None,
                  snippets: dict[str, Any] | None = None,
                  extensions: list[str] | None = None,
-                 endpoints: dict[str, Endpoint] | None = None) -> None:
+                 endpoints: dict[str, Endpoint] | None = None,
+                 specs: dict[str, dict[str, Any]] | None = None) -> None:
         self.kind = kind
         self.file = file
         self.nav = nav
@@ -91,6 +94,7 @@ class UpstreamSite(Record):
         self.snippets = snippets
         self.extensions = [] if extensions is None else extensions
         self.endpoints = {} if endpoints is None else endpoints
+        self.specs = {} if specs is None else specs
 
     @property
     def mkdocs(self) -> bool:
@@ -274,8 +278,11 @@ def _read_docs_json(read: Reader, file: str) -> UpstreamSite | None:
     except _Invalid as exc:
         notes.append((f"{file}: {exc}; the folder tree is used", True))
         nav = None
-    endpoints = mint._endpoints.pages if mint._endpoints is not None and nav is not None else {}
-    return UpstreamSite(file, file, nav, redirects, notes, endpoints=endpoints)
+    made = mint._endpoints
+    if made is None or nav is None:
+        return UpstreamSite(file, file, nav, redirects, notes)
+    return UpstreamSite(file, file, nav, redirects, notes, endpoints=made.pages,
+                        specs=made.specs)
 
 
 def _mint_json_nav(data: dict[str, Any], mint: _Mint) -> list[NavItem]:

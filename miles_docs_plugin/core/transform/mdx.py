@@ -35,6 +35,8 @@ EXPORT_RE = lazy_re(r"^export\s+(?:const|let|var|function|default|async|class|\{
 COMMENT_RE = lazy_re(r"\{\s*/\*.*?\*/\s*\}", re.S)
 #: Boolean code-block options of Mintlify (a bare word that is not part of the title).
 FENCE_FLAGS = {"lines", "wrap", "expandable", "twoslash", "diff", "showLineNumbers"}
+
+
 class CodeSpans:
     """The code spans of a line as CommonMark finds them (MDX reads them as text): a run of
     backticks up to the next run of as many on the same line; a run without one is text. The
@@ -107,6 +109,8 @@ def outside_code_spans(line: str, change: Callable[[str], str]) -> str:
         done = m.end()
     pieces.append(change(line[done:]))
     return "".join(pieces)
+
+
 #: A JSX string literal in text (``{" "}``, Prettier's way of keeping a space): its text holds
 #: nothing MDX reads as syntax.
 TEXT_STRING_RE = lazy_re(r"""\{\s*(?:"([^"\\{}<>\n]*)"|'([^'\\{}<>\n]*)')\s*\}""")

@@ -1,7 +1,7 @@
 """Mintlify OpenAPI pages: ``openapi: POST /v1/things/`` in front matter.
 
-The built-in plugin ``openapi`` calls :func:`append_reference` for every page; a Mintlify host
-calls it for untrusted pages (whose ``openapi:`` its sandbox takes out).
+The built-in plugin ``openapi`` calls :func:`append_reference` for every page of the MkDocs
+and Sphinx hosts; a Mintlify host calls it itself, before its own steps read the page.
 
 Mintlify builds such a page from the OpenAPI spec of the docs: the method and path, the
 summary and description, the parameters, the request body and the responses. The same is
@@ -19,7 +19,8 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
 from ..patterns import lazy_re
 from .blocks import escape_inline
@@ -64,39 +65,70 @@ def parse_spec(text: str, rel: str) -> dict[str, Any] | None:
     return data if isinstance(data, dict) and isinstance(data.get("paths"), dict) else None
 
 
-#: Specs read in this process, by pinned blob (a spec serves every page of its endpoints).
-_PARSED: dict[tuple[str, str], dict[str, Any] | None] = {}
-_PARSED_MAX = 8
+#: What this process read of pinned specs and site configs, by blob id (a spec serves every
+#: page of its endpoints; a site config every page that names no spec).
+_KEPT: dict[tuple[str | None, ...], Any] = {}
+_KEPT_MAX = 8
+
+
+def _blob(section: Section, rel: str) -> str | None:
+    """The blob id of a docs-relative file of the pinned tree ("" when there is no such
+    file; None when it is there with no id known, as in a working copy: nothing is kept)."""
+    repo_path = section.repo_path(rel)
+    if section.checkout.tree.kind(repo_path) != "blob":
+        return ""
+    return section.checkout.tree.blobs.get(repo_path)
+
+
+def _kept(key: tuple[str | None, ...], make: Callable[[], Any]) -> Any:
+    """``make()``, once per ``key`` while it is among the last few (never for a key with a
+    None: no blob id known)."""
+    if None in key:
+        return make()
+    if key not in _KEPT:
+        if len(_KEPT) >= _KEPT_MAX:
+            _KEPT.pop(next(iter(_KEPT)))
+        _KEPT[key] = make()
+    return _KEPT[key]
 
 
 def _spec_at(section: Section, rel: str) -> dict[str, Any] | None:
-    """The spec at ``rel`` (docs-relative) of the pinned tree, parsed once per blob."""
+    """The spec at ``rel`` (docs-relative) of the pinned tree: the one the upstream's
+    navigation read, else parsed once per blob."""
     rel = posixpath.normpath(rel.lstrip("/"))
     if rel.startswith(".."):
         return None
-    blob = section.checkout.tree.blobs.get(section.repo_path(rel))
-    key = (blob, rel) if blob else None
-    if key is not None and key in _PARSED:
-        return _PARSED[key]
-    text = _read(section, rel)
-    spec = parse_spec(text, rel) if text is not None else None
-    if key is not None:
-        if len(_PARSED) >= _PARSED_MAX:
-            _PARSED.pop(next(iter(_PARSED)))
-        _PARSED[key] = spec
-    return spec
+    site = section.upstream
+    if site is not None and rel in site.specs:
+        return site.specs[rel]
+
+    def parse() -> dict[str, Any] | None:
+        text = _read(section, rel)
+        return parse_spec(text, rel) if text is not None else None
+
+    return cast("dict[str, Any] | None", _kept(("spec", rel, _blob(section, rel)), parse))
 
 
 def _declared_specs(section: Section) -> list[str]:
-    """Spec files named by ``openapi`` keys of the site config (anywhere in it)."""
+    """Spec files named by ``openapi`` keys of the site config (anywhere in it: a path, a
+    ``{"source": …}`` object, or a list of them), read once per blob of the config."""
+    key = ("declared", *(_blob(section, name) for name in SITE_CONFIGS))
+    return cast("list[str]", _kept(key, lambda: _read_declared_specs(section)))
+
+
+#: Mintlify's site configs, where ``openapi`` keys name specs
+SITE_CONFIGS = ("docs.json", "mint.json")
+
+
+def _read_declared_specs(section: Section) -> list[str]:
     out: list[str] = []
-    for name in ("docs.json", "mint.json"):
+    for name in SITE_CONFIGS:
         text = _read(section, name)
         if text is None:
             continue
         try:
             config = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         stack: list[Any] = [config]
         while stack:
@@ -105,7 +137,8 @@ def _declared_specs(section: Section) -> list[str]:
                 for key, value in item.items():
                     if key == "openapi":
                         values = value if isinstance(value, list) else [value]
-                        out += [v for v in values if isinstance(v, str)
+                        paths = [v.get("source") if isinstance(v, dict) else v for v in values]
+                        out += [v for v in paths if isinstance(v, str)
                                 and not re.match(r"^[a-z]+://", v)]
                     else:
                         stack.append(value)
