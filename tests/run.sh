@@ -23,4 +23,6 @@ if [ "${MILES_DOCS_SKIP_OLDEST:-}" != 1 ]; then
     MILES_DOCS_MATRIX_RECORD=0 .venv/bin/nox -f .ci/noxfile.py -s oldest
 fi
 # pytest exits 5 when it collects no tests: with `set -e` that fails the run, as it should.
-.venv/bin/python -m pytest "$@"
+# One worker per core (MILES_DOCS_TEST_WORKERS=0 runs in this process), one test file per worker
+# so that a module's fixtures (a corpus build) run once.
+.venv/bin/python -m pytest -n "${MILES_DOCS_TEST_WORKERS:-auto}" --dist loadfile "$@"

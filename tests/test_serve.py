@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable
+from http.client import HTTPException
 from pathlib import Path
 
 import pytest
@@ -24,10 +25,12 @@ def free_port() -> int:
 
 
 def fetch(url: str) -> str:
+    """The page, or "" while the server is down or mid-rebuild (a page being rewritten can
+    be served short: ``IncompleteRead``, an ``HTTPException``)."""
     try:
         with urllib.request.urlopen(url, timeout=5) as response:
             return str(response.read().decode("utf-8"))
-    except OSError:
+    except (OSError, HTTPException, UnicodeDecodeError):
         return ""
 
 
