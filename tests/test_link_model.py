@@ -332,3 +332,40 @@ def test_the_banner_goes_under_the_leading_heading(body: str, expected: str) -> 
     from miles_docs_plugin.core.section.banner import insert_banner_html
 
     assert insert_banner_html(body, "[B]") == expected
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_markdown_in_html_elements_of_mdx_is_rendered(tmp_path: Path, cache_dir: Path,
+                                                      engine: str) -> None:
+    """MDX reads what stands between an HTML element's tags on lines of their own as
+    Markdown (and a one-line ``<p>…</p>``'s text); CommonMark and Python-Markdown read raw
+    HTML, so the links showed as ``[text](/url)`` and were never rewritten. The element is
+    kept around its content (with md_in_html in MkDocs; a ``<p>`` goes in Sphinx, its
+    content being a paragraph already)."""
+    upstream = tmp_path / "up"
+    commit = make_repo(upstream, {
+        "docs/docs.json": '{"navigation": {"pages": ["index", "other"]}}',
+        "docs/index.mdx": (
+            "---\ntitle: Home\n---\n\n"
+            '<p className="lead">\n  Read [the other page](/other) and `code`.\n</p>\n\n'
+            '<h3 id="seen" className="x">\n  See [second](/other#second)\n</h3>\n\n'
+            "<details>\n<summary>More</summary>\n\n- an [item](/other)\n</details>\n\n"
+            '<p align="center">Centered [link](/other) here.</p>\n\n'
+            "<div>\n<p>raw text\n</p>\n</div>\n\n"
+            "Back to [the heading](#seen).\n"),
+        "docs/other.mdx": "---\ntitle: Other\n---\n\n## Second\n\nText.\n"})
+    host = make_host(engine, tmp_path / "host", upstream.as_uri(), commit)
+    result = host.build()  # strict: no warning (a stray </p> closes nothing, quietly)
+    assert result.returncode == 0, result.output
+    page = (host.out / host.page_file("index.md")).read_text()
+    other = "other/" if engine == "mkdocs" else "other.html"
+    assert "](/other" not in page and "[the other page]" not in page
+    for text in ("the other page", "second", "item", "link"):
+        assert re.search(rf'<a [^>]*href="{re.escape(other)}(#second)?"[^>]*>(<span[^>]*>)?'
+                         rf"{text}<", page), text
+    assert re.search(r"<code[^>]*>(<span[^>]*>)?code<", page)
+    assert re.search(r'<h3 (class="x" id="seen"|id="seen" class="x")>', page)
+    assert "<summary>More</summary>" in page and "<details>" in page
+    assert 'href="#seen"' in page and "raw text" in page
+    if engine == "mkdocs":
+        assert '<p class="lead">' in page and 'markdown="1"' not in page

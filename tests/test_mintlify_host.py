@@ -860,3 +860,46 @@ def test_a_tag_across_lines_changes_only_where_its_urls_stand(tmp_path: Path,
     assert page == TRICKY_TAGS.replace('href="/other"', 'href="/diffusion/other"').replace(
         'src="/images/pic.png"', 'src="/diffusion/images/pic.png"')
     assert "could not be restored" not in done.stderr
+
+
+#: HTML elements as MDX reads them: their content is Markdown.
+FLOW = """\
+---
+title: Flow
+---
+
+<p className="lead">
+  Read [the other page](/other) and `code`.
+</p>
+
+<h3 className="x">
+  See [second](/other#second)
+</h3>
+
+<details>
+<summary>More</summary>
+
+- an [item](/other)
+</details>
+
+<p align="center">Centered [link](/other) here.</p>
+"""
+
+
+@pytest.mark.parametrize("trust", ["", "    trust: full\n"], ids=["untrusted", "trusted"])
+def test_links_in_html_elements_of_mdx_are_rewritten(tmp_path: Path, cache_dir: Path,
+                                                     trust: str) -> None:
+    """MDX reads the lines inside ``<p>``, ``<h3>``, ``<details>``… as Markdown (MDX has no
+    HTML blocks), and a one-line ``<p>…</p>``'s text too; CommonMark reads them as raw HTML,
+    so their links were left as written: broken under the mount. They are rewritten, and
+    the rest of the page is written as it was."""
+    commit = make_repo(tmp_path / "up", {
+        "docs/flow.mdx": FLOW,
+        "docs/other.mdx": "---\ntitle: Other\n---\n\n## Second\n\nText.\n"})
+    docs = _host(tmp_path, tmp_path / "up", commit, "    banner: false\n" + trust)
+    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert "closes nothing" not in done.stderr and "never closed" not in done.stderr
+    page = (tmp_path / "out" / "diffusion" / "flow.mdx").read_text()
+    assert page == FLOW.replace("](/other", "](/diffusion/other")
+    assert broken_links(tmp_path / "out", tmp_path / "home", anchors=True) == {}

@@ -94,6 +94,30 @@ MAX_DEPTH = 32
 MAX_TAG_LINES = 40
 #: Lower-case tags that wrap Markdown in MDX (their content is Markdown, not raw HTML).
 BLOCK_HTML = {"div"}
+#: HTML elements whose content MDX reads as Markdown too (MDX has no HTML blocks: every tag is
+#: JSX, and the lines between an opening tag alone on its line and its closing tag are Markdown;
+#: ``<p>text</p>`` on one line is Markdown text in the element). CommonMark would read the
+#: whole as raw HTML, so these are blocks: their content is scanned and rendered as Markdown,
+#: and the element is written back around it (:func:`_html_element`). Elements that hold
+#: structure (lists, tables), code or media, and ``<a>``, stay HTML as written.
+FLOW_HTML = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "aside",
+                       "header", "footer", "main", "nav", "center", "blockquote", "details",
+                       "summary", "figure", "figcaption"})
+#: Text with what Markdown may read in it (a link, emphasis, code, an escape).
+MARKDOWN_TEXT_RE = lazy_re(r"[\[*_`\\!~]")
+#: An HTML tag (taken out of a line before it is looked at for Markdown).
+TAG_RE = lazy_re(r"<[^<>]*>")
+#: A line that starts a Markdown block other than a paragraph (a list item, a quote, a
+#: heading, a fence, a table row).
+MARKDOWN_BLOCK_RE = lazy_re(r"[ \t]*(?:[-+*>#|]|\d+[.)]|```|~~~)")
+#: A line that opens an inline HTML element and leaves it open (``<a href="…">`` alone).
+INLINE_FLOW_RE = lazy_re(r"[ \t]*<(?:a|span|button|label|b|i|em|strong|small|mark|u|s|abbr)"
+                         r"(?:\s(?:(?!</)[^<>])*)?>?[ \t]*$")
+#: Their closing tags.
+CLOSING_HTML_RE = lazy_re(r"</([a-z][a-z0-9]*)>")
+#: A line that opens one of them (an MDX page with one has blocks to find).
+FLOW_HTML_RE = LinePattern(r"[ \t]*<(?:" + "|".join(sorted(FLOW_HTML, key=len, reverse=True))
+                           + r")(?=[\s>])")
 #: Where a component stood, once its tags are neutralized: positions that survive edits of
 #: other plugins (``mdp_prepare_page``) between preparation and rendering.
 MARK_RE = lazy_re(r"<!--(?P<close>/)?mdp:(?P<n>\d+)(?::(?P<kind>[a-z]))?-->")
@@ -240,6 +264,12 @@ def _is_h1(line: str) -> bool:
 
 
 def _is_block_name(name: str) -> bool:
+    return name[:1].isupper() or name in BLOCK_HTML or name in FLOW_HTML
+
+
+def _reported(name: str) -> bool:
+    """Whether a closing tag of ``name`` that closes nothing is worth a warning: an HTML
+    element's is not (its opening tag may be HTML that stays HTML, ``<p>text`` then ``</p>``)."""
     return name[:1].isupper() or name in BLOCK_HTML
 
 
@@ -255,6 +285,17 @@ def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tup
     stack: list[Block] = []
     problems: list[tuple[int, str]] = []
     too_deep = 0  #: open tags past MAX_DEPTH, whose closing tags are text too
+    closed_at: dict[str, int] | None = None  #: HTML element -> last line with its closing tag
+
+    def closed_later(name: str, line: int) -> bool:
+        nonlocal closed_at
+        if closed_at is None:
+            closed_at = {}
+            for k, text in enumerate(lines):
+                if "</" in text and k not in code:
+                    for m in CLOSING_HTML_RE.finditer(text):
+                        closed_at[m.group(1)] = k
+        return closed_at.get(name, -1) > line
 
     def close(name: str, i: int, tail: str) -> bool:
         if too_deep:
@@ -268,7 +309,7 @@ def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tup
                 open_block.end = i
             block = stack.pop()
         else:
-            if not tail:
+            if not tail and _reported(name):
                 problems.append((i, f"</{name}> closes nothing"))
             return False
         block.end = i
@@ -317,8 +358,15 @@ def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tup
                 j = i + consumed.count("\n")
                 rest = text[tag.end:].split("\n", 1)[0]
                 name = tag.name
-                html_tag = not name[:1].isupper()
-                inline_use = (name in INLINE or html_tag) and (rest.strip() or tag.self_closing)
+                lowercase = not name[:1].isupper()
+                inline_use = (name in INLINE or lowercase) and (rest.strip() or tag.self_closing)
+                if name in FLOW_HTML and not tag.self_closing:
+                    # an element alone on its lines (closed further down), or whole on one
+                    # line (nothing of its own kind inside): its content is Markdown; else it
+                    # stays HTML
+                    one = rest.rstrip()
+                    inline_use = not (one.endswith(f"</{name}>") and f"<{name}" not in one
+                                      if one else closed_later(name, j))
                 if not inline_use:
                     if len(stack) >= MAX_DEPTH or too_deep:
                         if not too_deep:
@@ -328,7 +376,8 @@ def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tup
                             too_deep += 1
                         i = j + 1
                         continue
-                    block = Block(name, tag.attrs, indent, i, j, open_end=j)
+                    block = Block(name, tag.attrs, indent, i, j, open_end=j,
+                                  html=html_tag(tag) if name in FLOW_HTML else "")
                     (stack[-1].children if stack else top).append(block)
                     if tag.self_closing:
                         block.inline = rest.strip()
@@ -644,7 +693,7 @@ def _markers(lines: list[str], meta: list[Block]) -> list[Block]:
                 continue
             src = meta[number]
             block = Block(src.name, src.attrs, line[:len(line) - len(line.lstrip())], i, i,
-                          number=number)
+                          number=number, html=src.html)
             block.inline = "i" if m.group("kind") == "i" else ""
             (stack[-1].children if stack else top).append(block)
             stack.append(block)
@@ -691,6 +740,10 @@ def render(lines: list[str], blocks: list[Block], page: Page, ctx: BuildContext,
             tail = lines[end].replace(closing_mark, "")
             if tail.strip():
                 body.append(tail)
+        if block.html:  # an HTML element of MDX, whose content is Markdown
+            new = _html_element(block, inline, body, "md_in_html" in ctx.engine.features)
+            lines[block.start:end + 1] = _fit(new, end - block.start + 1)
+            continue
         if not _is_block_name(block.name) or block.name not in KNOWN:
             # unknown: its tags are gone, its content stays
             anchor = re.match(r'^\s*<a id="[^"<>]*"></a>', head)
@@ -747,6 +800,33 @@ def component_id(block: Block) -> str | None:
     return block.attrs.get("id") or None
 
 
+def _html_element(block: Block, inline: str, body: list[str], md_in_html: bool) -> list[str]:
+    """An HTML element whose content MDX reads as Markdown (:data:`FLOW_HTML`), written for
+    the engine: with md_in_html, its tag with ``markdown="1"`` (Python-Markdown then reads the
+    content as Markdown, inline in a ``<p>`` or a heading); else the tags on lines of their own
+    around the content, blank lines between, which CommonMark reads as two HTML blocks and
+    Markdown between them (a ``<p>``'s content is a paragraph already: there its tags go).
+    An element with no Markdown in it is written as it was: HTML."""
+    ind = block.indent
+    closing = f"</{block.name}>"
+    content = ([ind + inline] if inline else []) + body
+    plain = not any(MARKDOWN_TEXT_RE.search(TAG_RE.sub("", line)) or
+                    MARKDOWN_BLOCK_RE.match(line) for line in content)
+    if plain and inline and not body:
+        return [ind + block.html + inline + closing]
+    if plain or (md_in_html and any(INLINE_FLOW_RE.match(line) for line in content)):
+        # (an inline element holding blocks, a card's ``<a href>`` around an image and a
+        # heading: Python-Markdown would close it in a paragraph of its own, which MDX does
+        # not; the whole element stays HTML, as Python-Markdown reads it without them)
+        return [ind + block.html, *(line.replace(' markdown="1">', ">") for line in content),
+                ind + closing]
+    if md_in_html:
+        return [ind + block.html[:-1] + ' markdown="1">', "", *content, "", ind + closing, ""]
+    if block.name == "p":
+        return [*content, ""]
+    return [ind + block.html, "", *content, "", ind + closing, ""]
+
+
 def _fit(new: list[str], span: int) -> list[str]:
     """Keep the line count where the new form is shorter (pad with empty lines)."""
     if len(new) < span:
@@ -775,6 +855,9 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
     mdx_syntax = ("/*" in body or "<div" in body or "\nimport" in body or "\nexport" in body
                   or body.startswith(("import", "export"))) and \
         HAS_MDX_RE.search(body) is not None
+    if not has_components and (mdx_syntax or page.path.endswith(".mdx")) and "<" in body:
+        # an MDX page's HTML elements: their content is Markdown (FLOW_HTML)
+        has_components = FLOW_HTML_RE.search(body) is not None
     has_mermaid = "mermaid" in body and MERMAID_RE.search(body) is not None
     front_title = page.title if "title" in page.meta else None
     needs_title = bool(front_title) or ctx.engine.needs_h1

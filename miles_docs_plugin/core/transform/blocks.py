@@ -41,7 +41,7 @@ class Block(Record):
     the Mintlify adapter restores the tags from it."""
 
     __slots__ = _fields = ("name", "attrs", "indent", "start", "end", "children", "inline",
-                           "open_end", "tail", "number")
+                           "open_end", "tail", "number", "html")
     name: str
     attrs: dict[str, str]
     indent: str
@@ -52,10 +52,12 @@ class Block(Record):
     open_end: int  #: last line of the opening tag (it may span lines; -1: ``start``)
     tail: str  #: content before the closing tag on its line (``text</Note>``)
     number: int  #: index in ``page.extra["components"]``
+    #: an HTML element's opening tag as HTML (``<p class="lead">``; "" for a component)
+    html: str
 
     def __init__(self, name: str, attrs: dict[str, str], indent: str, start: int, end: int,
                  children: list[Block] | None = None, inline: str = "", open_end: int = -1,
-                 tail: str = "", number: int = 0) -> None:
+                 tail: str = "", number: int = 0, html: str = "") -> None:
         self.name = name
         self.attrs = attrs
         self.indent = indent
@@ -66,6 +68,7 @@ class Block(Record):
         self.open_end = start if open_end < 0 else open_end
         self.tail = tail
         self.number = number
+        self.html = html
 
 
 #: The opening line of a component with ``href`` once the components plugin neutralized it
