@@ -294,7 +294,7 @@ def sphinx_plugin_host(root: Path, sources: list[SourceSpec], env: dict[str, str
     return Host("sphinx", root, env)
 
 
-PIN_LINK_RE = re.compile(r"miles-docs-pin:(?P<source>[^/\s)]+)/(?P<kind>blob|tree)/"
+PIN_LINK_RE = re.compile(r"miles-docs-pin://(?P<source>[^/\s)]+)/(?P<kind>blob|tree)/"
                          r"(?P<path>[^\s)#\"]*)")
 
 

@@ -235,3 +235,30 @@ def test_mkdocs_admonition_labels_and_code_captions_read_as_written(tmp_path: Pa
     titles = re.findall(r'<p class="admonition-title">(.*?)</p>', html)
     assert titles == ["Important", "Note", "Custom <em>title</em>"], titles
     assert '<span class="caption-text">__init__.py</span>' in html, html
+
+
+def test_repository_links_in_raw_html_and_images_name_the_pin(tmp_path: Path,
+                                                              cache_dir: Path) -> None:
+    """Links to repository files outside the docs folder are written as a placeholder that
+    names no commit, filled in at write time; only links were filled, so an ``<img src>`` or
+    ``<a href>`` in raw HTML, and a Markdown image, published ``miles-docs-pin:…`` (the
+    image even under the page's folder). All are permalinks now, before and after a pin
+    move."""
+    upstream = tmp_path / "upstream"
+    first = make_repo(upstream, {
+        "README.md": "# Readme\n", "logo.png": "png",
+        "docs/index.md": ("# Home\n\n<p>\n<a href=\"../README.md\">raw</a>\n"
+                          "<img src=\"../logo.png\" alt=\"l\" />\n</p>\n\n"
+                          "![image](../logo.png) and <a href=\"../README.md\">inline</a>.\n"),
+        "docs/other.md": "# Other\n"})
+    host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), first)
+    web = "https://github.com/radixark/miles_diffusion/blob"
+    for commit in (first, make_repo(upstream, {"docs/other.md": "# Other, revised\n"})):
+        write(host.config / "miles-docs.lock",
+              lock_text({"diffusion": (upstream.as_uri(), commit)}))
+        result = host.build()
+        assert result.returncode == 0, result.output
+        page = (host.out / "diffusion" / "index.html").read_text()
+        assert "miles-docs-pin" not in page
+        assert page.count(f'href="{web}/{commit}/README.md"') == 2, page
+        assert page.count(f'src="{web}/{commit}/logo.png"') == 2, page

@@ -31,8 +31,9 @@ if TYPE_CHECKING:
     from ..core.context import BuildContext
     from ..core.model import Page, Section
 
-#: Repository-file links are written as ``miles-docs-pin:<source>/<blob|tree>/<path>`` and
-#: turned into permalinks at write time, so moving the pin does not change the page sources.
+#: Repository-file links are written as ``miles-docs-pin://<source>/<blob|tree>/<path>`` and
+#: turned into permalinks at write time (in links, images and raw HTML), so moving the pin
+#: does not change the page sources.
 PIN_SCHEME = "miles-docs-pin"
 #: A link that leads nowhere (reported already): ``#`` in the written page.
 INERT_LINK = f"{PIN_SCHEME}:#"
@@ -138,7 +139,8 @@ class SphinxEngine(Engine):
                            config.html_file_suffix, config.html_link_suffix, config.root_doc])
 
     def repo_link(self, source: str, kind: str, path: str, url: str) -> str:
-        return f"{PIN_SCHEME}:{source}/{kind}/{path}"
+        # with ``//``: Sphinx's image collector takes it for a remote image, as it will be
+        return f"{PIN_SCHEME}://{source}/{kind}/{path}"
 
     def doc_link(self, from_doc: str, to_doc: str, *, page: bool) -> str:
         rel = relative_path(to_doc, posixpath.dirname(from_doc))

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import Any
 
@@ -201,28 +202,45 @@ def on_env_get_updated(app: Sphinx, env: Any) -> list[str]:
 
 
 def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """Fill in what names the pinned commit: repository-file permalinks (the banner, which
-    names it too, is added in html-page-context)."""
+    """Fill in what names the pinned commit: repository-file permalinks, in links, images and
+    raw HTML (the banner, which names it too, is added in html-page-context)."""
     state = get_state(app)
     info = state.pages.get(docname)
-    if info is None:
+    if info is None or not info.pin_links:
         return
     prefix = PIN_SCHEME + ":"
-    for ref in doctree.findall(nodes.reference) if info.pin_links else ():
-        uri = ref.get("refuri", "")
-        if not uri.startswith(prefix):
-            continue
+
+    def filled(uri: str) -> str:
+        """The URL a placeholder stands for (or ``uri`` where no permalink is known)."""
         if uri == INERT_LINK:
-            ref["refuri"] = "#"
-            continue
+            return "#"
         if uri.startswith(prefix + "url/"):
-            ref["refuri"] = uri[len(prefix + "url/"):]
-            continue
-        source, kind, rest = [*uri[len(prefix):].split("/", 2), "", ""][:3]
+            return uri[len(prefix + "url/"):]
+        source, kind, rest = [*uri[len(prefix) + 2:].split("/", 2), "", ""][:3]
         path, _, anchor = rest.partition("#")
         web, commit = state.permalinks.get(source, (None, ""))
-        if web:
-            ref["refuri"] = web_link(web, kind, commit, path) + (f"#{anchor}" if anchor else "")
+        return web_link(web, kind, commit, path) + (f"#{anchor}" if anchor else "") \
+            if web else uri
+
+    for ref in doctree.findall(nodes.reference):
+        uri = ref.get("refuri", "")
+        if uri.startswith(prefix):
+            ref["refuri"] = filled(uri)
+    for image in doctree.findall(nodes.image):
+        uri = image.get("uri", "")
+        if uri.startswith(prefix):  # a remote image for the image collector ('?')
+            image["uri"] = filled(uri)
+            image["candidates"] = {"?": image["uri"]}
+    for raw in list(doctree.findall(nodes.raw)):
+        text = raw.astext()
+        if prefix in text and "html" in raw.get("format", "").split():
+            new = PIN_URL_RE.sub(lambda m: html.escape(filled(html.unescape(m.group(0)))),
+                                 text)
+            raw.replace_self(nodes.raw("", new, format=raw["format"]))
+
+
+#: A placeholder written into an HTML attribute (its value, escaped: up to the quote).
+PIN_URL_RE = lazy_re(PIN_SCHEME + r":[^\s\"'<>]*")
 
 
 def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
