@@ -369,3 +369,28 @@ def test_markdown_in_html_elements_of_mdx_is_rendered(tmp_path: Path, cache_dir:
     assert 'href="#seen"' in page and "raw text" in page
     if engine == "mkdocs":
         assert '<p class="lead">' in page and 'markdown="1"' not in page
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_cards_picture_is_shown_and_published(tmp_path: Path, cache_dir: Path,
+                                                engine: str) -> None:
+    """Mintlify shows a card's ``img`` in the card; it was left out, and the file was not
+    published."""
+    upstream = tmp_path / "up"
+    commit = make_repo(upstream, {
+        "docs/docs.json": '{"navigation": {"pages": ["index", "other"]}}',
+        "docs/index.mdx": ('---\ntitle: Home\n---\n\n<CardGroup cols={2}>\n'
+                           '  <Card title="One" img="/images/c.png" href="/other">\n'
+                           "    Card text.\n  </Card>\n"
+                           '  <Card title="Two" icon="/images/i.svg" href="/other" />\n'
+                           "</CardGroup>\n"),
+        "docs/images/c.png": "png", "docs/images/i.svg": "<svg/>",
+        "docs/other.mdx": "---\ntitle: Other\n---\n\nText.\n"})
+    host = make_host(engine, tmp_path / "host", upstream.as_uri(), commit)
+    result = host.build()
+    assert result.returncode == 0, result.output
+    page = (host.out / host.page_file("index.md")).read_text()
+    src = "images/c.png" if engine == "mkdocs" else "../_images/c.png"
+    assert f'src="{src}"' in page and "Card text." in page
+    assert (host.out / host.page_file("index.md")).parent.joinpath(src).resolve().is_file()
+    assert "i.svg" not in page  # an icon is a decoration the host's cards have no place for

@@ -903,3 +903,51 @@ def test_links_in_html_elements_of_mdx_are_rewritten(tmp_path: Path, cache_dir: 
     page = (tmp_path / "out" / "diffusion" / "flow.mdx").read_text()
     assert page == FLOW.replace("](/other", "](/diffusion/other")
     assert broken_links(tmp_path / "out", tmp_path / "home", anchors=True) == {}
+
+
+#: Components with an icon file and a picture (mem0 gives 75 cards an icon file).
+ICONS = """\
+---
+title: Icons
+---
+
+<CardGroup cols={2}>
+  <Card title="A" icon="/images/i.svg" href="/other" />
+  <Card title="B" icon="images/i.svg" img="/images/c.png" href="/other">Inline [o](/other)</Card>
+  <Card title="C" icon="rocket" />
+</CardGroup>
+
+<Note icon="/images/i.svg">A note.</Note>
+
+<Card
+  title="Multi"
+  data-icon="/keep"
+  icon='/images/i.svg'
+  href="/other"
+>
+  Text
+</Card>
+"""
+
+
+@pytest.mark.parametrize("trust", ["", "    trust: full\n"], ids=["untrusted", "trusted"])
+def test_component_icons_and_pictures_are_published_under_the_mount(
+        tmp_path: Path, cache_dir: Path, trust: str) -> None:
+    """A component's ``icon`` given as a file (``icon="/images/openai.svg"``) and a card's
+    ``img`` are files of the upstream's docs: they were written as they were, so they named
+    the host's root, and were not published. They are links now, rewritten and published;
+    an icon's name (``rocket``) and other attributes stay."""
+    commit = make_repo(tmp_path / "up", {
+        "docs/icons.mdx": ICONS, "docs/images/i.svg": "<svg/>", "docs/images/c.png": PNG,
+        "docs/other.mdx": "---\ntitle: Other\n---\n\nText.\n"})
+    docs = _host(tmp_path, tmp_path / "up", commit, "    banner: false\n" + trust)
+    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "out" / "diffusion"
+    expected = ICONS.replace('"/other', '"/diffusion/other').replace(
+        "](/other", "](/diffusion/other").replace("/images/", "/diffusion/images/").replace(
+        '"images/i.svg"', '"/diffusion/images/i.svg"').replace(
+        "icon='/diffusion/images/i.svg'", 'icon="/diffusion/images/i.svg"')
+    assert (out / "icons.mdx").read_text() == expected
+    assert (out / "images" / "i.svg").is_file() and (out / "images" / "c.png").is_file()
+    assert broken_links(tmp_path / "out", tmp_path / "home", anchors=True) == {}

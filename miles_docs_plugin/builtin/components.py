@@ -27,7 +27,16 @@ from ..core.errors import Diagnostic, Severity
 from ..core.model import name_title
 from ..core.patterns import lazy_re
 from ..core.records import Record, replace
-from ..core.transform.blocks import INLINE, KNOWN, Block, Component
+from ..core.transform.blocks import (
+    INLINE,
+    INLINE_MARK,
+    KNOWN,
+    Block,
+    Component,
+    image_attrs,
+    image_links,
+    read_image_links,
+)
 from ..core.transform.mdx import (
     JOINED_TAGS,
     Tag,
@@ -463,11 +472,17 @@ def neutralize(lines: list[str], blocks: list[Block], found: list[Block], *,
             found.append(block)
             neutralize(lines, block.children, [], markers=False)
             href = block.attrs.get("href")
-            if href and block.name[:1].isupper():
+            component = block.name[:1].isupper()
+            # its icon and picture files, which the engine publishes too
+            images = image_links(block.attrs, image_attrs(block.attrs)) if component else ""
+            if href and component:
                 text = block.attrs.get("title") or href
-                lines[block.start] = f"{block.indent}[{text.replace(']', '')}](<{href}>)"
+                lines[block.start] = (f"{block.indent}{images}"
+                                      f"[{text.replace(']', '')}](<{href}>)" +
+                                      (INLINE_MARK + block.inline if block.inline else ""))
             else:
-                lines[block.start] = block.indent + block.inline if block.inline else ""
+                lines[block.start] = block.indent + images + block.inline \
+                    if block.inline or images else ""
             if block.end > block.open_end:
                 lines[block.end] = ""
         return
@@ -477,16 +492,20 @@ def neutralize(lines: list[str], blocks: list[Block], found: list[Block], *,
         neutralize(lines, block.children, found)
         mark = f"<!--mdp:{block.number}-->"
         href = block.attrs.get("href")
-        if href and block.name[:1].isupper():
+        component = block.name[:1].isupper()
+        # a card's picture, shown in it (read back by `render`)
+        indent = block.indent + (image_links(block.attrs, image_attrs(block.attrs, ("img",)))
+                                 if component else "")
+        if href and component:
             text = block.attrs.get("title") or href
             label = re.sub(r"([\\`*_\[\]<>])", r"\\\1", " ".join(text.split()))
-            lines[block.start] = f"{block.indent}[{label}](<{href}>){mark}{block.inline}"
+            lines[block.start] = f"{indent}[{label}](<{href}>){mark}{block.inline}"
         elif block.inline:
-            lines[block.start] = f"{block.indent}{block.inline}<!--mdp:{block.number}:i-->"
+            lines[block.start] = f"{indent}{block.inline}<!--mdp:{block.number}:i-->"
         else:
             anchor = component_id(block) or ""
             anchor = f'<a id="{html.escape(anchor, quote=True)}"></a>' if anchor else ""
-            lines[block.start] = block.indent + anchor + mark
+            lines[block.start] = indent + anchor + mark
         for k in range(block.start + 1, block.open_end + 1):
             lines[k] = ""
         closing = f"<!--/mdp:{block.number}-->"
@@ -727,6 +746,11 @@ def render(lines: list[str], blocks: list[Block], page: Page, ctx: BuildContext,
         head = opening[:m.start()] if m else opening
         after = opening[m.end():].replace(closing_mark, "") if m else ""
         attrs = dict(block.attrs)
+        if block.name[:1].isupper() and "img" in attrs:
+            # the picture `neutralize` wrote before the rest, as the link rules rewrote it
+            pictures, head = read_image_links(head, image_attrs(attrs, ("img",)))
+            attrs.pop("img")
+            attrs.update(pictures)
         inline = ""
         if block.inline == "i":
             inline = head.strip()

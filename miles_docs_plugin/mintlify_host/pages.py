@@ -13,7 +13,13 @@ from ..core.errors import Severity
 from ..core.model import Page, Section
 from ..core.plugins import BUILTIN_PREFIX
 from ..core.section.sandbox import tagless
-from ..core.transform.blocks import LINK_LINE_RE, Block
+from ..core.transform.blocks import (
+    INLINE_MARK,
+    LINK_LINE_RE,
+    Block,
+    image_attrs,
+    read_image_links,
+)
 from ..core.transform.mdx import JOINED_TAGS, read_tag
 from ..core.transform.openapi import append_reference
 from ..core.transform.snippets import inline_page_snippets, trusted_imports
@@ -84,19 +90,23 @@ class MintlifyPages:
             # the opening tag as written, on every line it spans (its href may be on any)
             opening = "\n".join(orig[block.start:block.open_end + 1])
             current = lines[block.start]
+            if block.name[:1].isupper():  # its icon and picture, as the link rules wrote them
+                images, current = read_image_links(current, image_attrs(block.attrs))
+                for name, url in images.items():
+                    opening = _with_attr(opening, name, url)
+            # the link to its href, then (after a mark) what stood on the tag's line
+            current, mark, text = current.partition(INLINE_MARK)
             link = LINK_LINE_RE.match(current) if "href" in block.attrs else None
             if link:
                 href = link.group("href").strip()
                 if href.startswith("<") and href.endswith(">"):
                     href = href[1:-1]
-                value = href.replace('"', "&quot;")
-                opening = re.sub(r"""(\bhref\s*=\s*)("[^"]*"|'[^']*'|\{["'][^"']*["']\})""",
-                                 lambda m: f'{m.group(1)}"{value}"', opening, count=1)
-            elif block.inline:
+                opening = _with_attr(opening, "href", href)
+            if block.inline and (mark or not link):
                 tag_end = opening.find(">") + 1
                 at = opening.find(block.inline, tag_end)
                 if at >= 0:
-                    opening = (opening[:at] + current.strip()
+                    opening = (opening[:at] + (text if mark else current).strip()
                                + opening[at + len(block.inline):])
             for k, text in enumerate(opening.split("\n")):
                 tags[block.start + k] = text
@@ -141,6 +151,15 @@ class MintlifyPages:
                            "title, description and sidebarTitle)", Severity.WARNING)
         page.content = front + body
         page.body_start = len(front)
+
+
+def _with_attr(opening: str, name: str, value: str) -> str:
+    """``opening`` (a component's tag) with the first value of attribute ``name`` (quoted, or a
+    string in braces) replaced by ``value``."""
+    value = value.replace('"', "&quot;")
+    key = rf"((?<![\w-]){re.escape(name)}\s*=\s*)"
+    return re.sub(key + r"""("[^"]*"|'[^']*'|\{["'][^"']*["']\})""",
+                  lambda m: f'{m.group(1)}"{value}"', opening, count=1)
 
 
 def _with_links(written: list[str], joined: str) -> list[str]:

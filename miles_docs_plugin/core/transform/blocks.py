@@ -74,6 +74,46 @@ class Block(Record):
 #: The opening line of a component with ``href`` once the components plugin neutralized it
 #: without markers.
 LINK_LINE_RE = lazy_re(r"^[ \t]*\[(?P<text>.*)\]\((?P<href>.*)\)[ \t]*$")
+#: Between a component's link and the text on its tag's line, in the line the components
+#: plugin writes for an engine that reads MDX (the engine reads both back).
+INLINE_MARK = "<!--mdp:inline-->"
+#: Component attributes that may name an image: a card's picture (``img``), an icon given as
+#: a file of the docs or a URL (``icon="/images/openai.svg"``; else it is an icon's name).
+IMAGE_ATTRS = ("icon", "img")
+#: An image written at the start of a component's opening line for the link rules, once they
+#: rewrote it (``![](<…>)`` as written, or as the rules write a destination).
+IMAGE_LINK_RE = lazy_re(r"!\[\]\((?:<(?P<angle>[^<>\n]*)>|(?P<plain>[^()\s]*))\)")
+
+
+def image_attrs(attrs: dict[str, str], names: tuple[str, ...] = IMAGE_ATTRS) -> list[str]:
+    """The attributes of ``names`` whose value is an image's path or URL (not an icon's name:
+    one holds a ``/`` or a file extension), in the order of ``names``."""
+    found = []
+    for name in names:
+        value = attrs.get(name, "")
+        if value and ("/" in value or "." in value) and not any(c in value for c in "<>\n"):
+            found.append(name)
+    return found
+
+
+def image_links(attrs: dict[str, str], names: list[str]) -> str:
+    """The images of :func:`image_attrs` as Markdown, for the link rules to rewrite."""
+    return "".join(f"![](<{attrs[name]}>)" for name in names)
+
+
+def read_image_links(line: str, names: list[str]) -> tuple[dict[str, str], str]:
+    """The values the link rules gave the images :func:`image_links` wrote at the start of
+    ``line`` (after its indentation), and the line without them."""
+    rest = line.lstrip()
+    indent = line[:len(line) - len(rest)]
+    values: dict[str, str] = {}
+    for name in names:
+        m = IMAGE_LINK_RE.match(rest)
+        if m is None:
+            break
+        values[name] = m.group("angle") if m.group("angle") is not None else m.group("plain")
+        rest = rest[m.end():]
+    return values, indent + rest
 
 
 class Component(Record):
@@ -346,5 +386,10 @@ def card_body(c: Component) -> list[str]:
     """A card's content; a self-closing card shows its ``description``."""
     inner = c.inner()
     if not any(line.strip() for line in inner) and c.attrs.get("description"):
-        return [c.indent + escape_inline(c.attrs["description"])]
+        inner = [c.indent + escape_inline(c.attrs["description"])]
+    picture = c.attrs.get("img", "")
+    if picture and image_attrs(c.attrs, ("img",)):  # as the link rules wrote it
+        from .markdown import escape_destination
+
+        return [f"{c.indent}![]({escape_destination(picture, angle=False)})", "", *inner]
     return inner
