@@ -394,3 +394,89 @@ def test_a_cards_picture_is_shown_and_published(tmp_path: Path, cache_dir: Path,
     assert f'src="{src}"' in page and "Card text." in page
     assert (host.out / host.page_file("index.md")).parent.joinpath(src).resolve().is_file()
     assert "i.svg" not in page  # an icon is a decoration the host's cards have no place for
+
+
+#: HTML elements of MDX that a second look found wrong (ids, HTML around them, text under
+#: a tag line): each must build strict, keep its links live and rewritten, and its HTML.
+ELEMENTS = """\
+---
+title: Home
+---
+
+<section id="features">
+Features with [a link](/other).
+</section>
+
+<h2 id="plain-id">Plain heading</h2>
+
+<h3 id="md-id">Heading with *emphasis*</h3>
+
+<ul>
+  <li>
+    <p>
+      Item text
+    </p></li>
+</ul>
+
+<figure>
+  <img src="/images/a.png" alt="A" />
+  <figcaption>Caption with [caption link](/other)</figcaption>
+</figure>
+
+<p align="center">
+  <img src="/images/a.png" width="100" />
+  <br />
+  [Docs](/other) and more
+</p>
+
+<table>
+  <tr>
+    <td>
+      <p>
+        Cell text
+      </p>
+    </td>
+  </tr>
+</table>
+
+<details>
+<summary>Top</summary>
+Top text with [summary link](/other)
+</details>
+
+<img src="/images/a.png" />
+See [image link](/other) under an image.
+
+<Note>
+  <h3 id="in-note">
+    In a note [note link](/other)
+  </h3>
+</Note>
+
+## Later heading
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_html_elements_of_mdx_keep_their_ids_and_their_html(tmp_path: Path, cache_dir: Path,
+                                                            engine: str) -> None:
+    upstream = tmp_path / "up"
+    commit = make_repo(upstream, {
+        "docs/docs.json": '{"navigation": {"pages": ["index", "other"]}}',
+        "docs/index.mdx": ELEMENTS, "docs/images/a.png": "png",
+        "docs/other.mdx": ("---\ntitle: Other\n---\n\nGo [f](/index#features), "
+                           "[p](/index#plain-id), [m](/index#md-id), [n](/index#in-note).\n")})
+    host = make_host(engine, tmp_path / "host", upstream.as_uri(), commit)
+    result = host.build()  # strict
+    assert result.returncode == 0, result.output
+    page = (host.out / host.page_file("index.md")).read_text()
+    other = (host.out / host.page_file("other.md")).read_text()
+    for anchor in ("features", "plain-id", "md-id", "in-note"):  # ids, linked from elsewhere
+        assert f'id="{anchor}"' in page and f'#{anchor}"' in other, anchor
+    target = "other/" if engine == "mkdocs" else "other.html"
+    for text in ("a link", "caption link", "Docs", "summary link", "image link", "note link"):
+        assert re.search(rf'href="{re.escape(target)}"[^>]*>(<span[^>]*>)?{text}<', page), text
+    assert "](" not in page and "<pre" not in page  # no Markdown as text, no HTML as code
+    assert "</p></li>" in page and "Cell text" in page and "</td>" in page
+    assert re.search(r'<(p|div) align="center">', page)
+    assert "<summary>Top</summary>" in page

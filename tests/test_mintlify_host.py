@@ -883,6 +883,13 @@ title: Flow
 </details>
 
 <p align="center">Centered [link](/other) here.</p>
+
+<section id="top">
+Back to [the section](#top) or [further](/other#second).
+</section>
+
+<img src="/images/pic.png" />
+See [other](/other) under an image.
 """
 
 
@@ -894,14 +901,15 @@ def test_links_in_html_elements_of_mdx_are_rewritten(tmp_path: Path, cache_dir: 
     so their links were left as written: broken under the mount. They are rewritten, and
     the rest of the page is written as it was."""
     commit = make_repo(tmp_path / "up", {
-        "docs/flow.mdx": FLOW,
+        "docs/flow.mdx": FLOW, "docs/images/pic.png": PNG,
         "docs/other.mdx": "---\ntitle: Other\n---\n\n## Second\n\nText.\n"})
     docs = _host(tmp_path, tmp_path / "up", commit, "    banner: false\n" + trust)
     done = _cli(docs, "build", "--out", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
     assert "closes nothing" not in done.stderr and "never closed" not in done.stderr
     page = (tmp_path / "out" / "diffusion" / "flow.mdx").read_text()
-    assert page == FLOW.replace("](/other", "](/diffusion/other")
+    assert page == FLOW.replace("](/other", "](/diffusion/other").replace(
+        '"/images/', '"/diffusion/images/')
     assert broken_links(tmp_path / "out", tmp_path / "home", anchors=True) == {}
 
 

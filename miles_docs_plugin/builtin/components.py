@@ -28,6 +28,7 @@ from ..core.model import name_title
 from ..core.patterns import lazy_re
 from ..core.records import Record, replace
 from ..core.transform.blocks import (
+    ANCHOR_RE,
     INLINE,
     INLINE_MARK,
     KNOWN,
@@ -122,8 +123,13 @@ MARKDOWN_BLOCK_RE = lazy_re(r"[ \t]*(?:[-+*>#|]|\d+[.)]|```|~~~)")
 #: A line that opens an inline HTML element and leaves it open (``<a href="…">`` alone).
 INLINE_FLOW_RE = lazy_re(r"[ \t]*<(?:a|span|button|label|b|i|em|strong|small|mark|u|s|abbr)"
                          r"(?:\s(?:(?!</)[^<>])*)?>?[ \t]*$")
-#: Their closing tags.
-CLOSING_HTML_RE = lazy_re(r"</([a-z][a-z0-9]*)>")
+#: A line that is one tag, with text under it (:func:`open_html_lines`), roughly.
+OPEN_HTML_RE = lazy_re(r"^[ \t]*<[A-Za-z/][^<>\n]*>[ \t]*\r?\n[ \t]*[^<\s]", re.M)
+#: The lines an HTML element of MDX may span (past them it stays HTML).
+MAX_ELEMENT_LINES = 2000
+#: Closing tags (of components too) and a line of closing tags only.
+CLOSING_HTML_RE = lazy_re(r"</([A-Za-z][\w.:-]*)>")
+CLOSINGS_ONLY_RE = lazy_re(r"[ \t]*(?:</[A-Za-z][\w.:-]*>[ \t]*)+")
 #: A line that opens one of them (an MDX page with one has blocks to find).
 FLOW_HTML_RE = LinePattern(r"[ \t]*<(?:" + "|".join(sorted(FLOW_HTML, key=len, reverse=True))
                            + r")(?=[\s>])")
@@ -294,17 +300,24 @@ def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tup
     stack: list[Block] = []
     problems: list[tuple[int, str]] = []
     too_deep = 0  #: open tags past MAX_DEPTH, whose closing tags are text too
-    closed_at: dict[str, int] | None = None  #: HTML element -> last line with its closing tag
-
     def closed_later(name: str, line: int) -> bool:
-        nonlocal closed_at
-        if closed_at is None:
-            closed_at = {}
-            for k, text in enumerate(lines):
-                if "</" in text and k not in code:
-                    for m in CLOSING_HTML_RE.finditer(text):
-                        closed_at[m.group(1)] = k
-        return closed_at.get(name, -1) > line
+        """Whether the element ``name`` opened alone on ``line`` is closed where this parse
+        closes it (closing tags alone on a line, or one that ends a line), counting the
+        elements of its name opened in it. ``<p>`` then ``</p></li>`` is HTML's."""
+        opening = re.compile(rf"<{re.escape(name)}(?=[\s>/])")
+        depth = 1
+        for k in range(line + 1, min(len(lines), line + MAX_ELEMENT_LINES)):
+            text = lines[k]
+            if k in code or "<" not in text:
+                continue
+            closes = text.count(f"</{name}>")
+            depth += len(opening.findall(text)) - closes
+            if depth <= 0:
+                names = CLOSING_HTML_RE.findall(text)
+                if CLOSINGS_ONLY_RE.fullmatch(text):
+                    return all(map(_is_block_name, names))
+                return depth == 0 and text.rstrip().endswith(f"</{name}>")
+        return False
 
     def close(name: str, i: int, tail: str) -> bool:
         if too_deep:
@@ -446,6 +459,12 @@ def normalize_indent(lines: list[str], blocks: list[Block]) -> None:
         normalize_indent(lines, block.children)
 
 
+def _anchor_html(block: Block) -> str:
+    """The anchor that keeps a component's id a link target (:func:`component_id`)."""
+    anchor = component_id(block) or ""
+    return f'<a id="{html.escape(anchor, quote=True)}"></a>' if anchor else ""
+
+
 def _closing_lines(blocks: list[Block]) -> set[int]:
     """The lines of the closing tags of ``blocks`` and of the blocks in them."""
     out: set[int] = set()
@@ -481,8 +500,10 @@ def neutralize(lines: list[str], blocks: list[Block], found: list[Block], *,
                                       f"[{text.replace(']', '')}](<{href}>)" +
                                       (INLINE_MARK + block.inline if block.inline else ""))
             else:
-                lines[block.start] = block.indent + images + block.inline \
-                    if block.inline or images else ""
+                # an HTML element's id stays a link target (the engine takes it back)
+                anchor = _anchor_html(block) if block.html else ""
+                lines[block.start] = block.indent + anchor + images + block.inline \
+                    if block.inline or images or anchor else ""
             if block.end > block.open_end:
                 lines[block.end] = ""
         return
@@ -501,11 +522,11 @@ def neutralize(lines: list[str], blocks: list[Block], found: list[Block], *,
             label = re.sub(r"([\\`*_\[\]<>])", r"\\\1", " ".join(text.split()))
             lines[block.start] = f"{indent}[{label}](<{href}>){mark}{block.inline}"
         elif block.inline:
-            lines[block.start] = f"{indent}{block.inline}<!--mdp:{block.number}:i-->"
+            # an HTML element's id stays a link target (`render` takes it back)
+            anchor = _anchor_html(block) if block.html else ""
+            lines[block.start] = f"{indent}{anchor}{block.inline}<!--mdp:{block.number}:i-->"
         else:
-            anchor = component_id(block) or ""
-            anchor = f'<a id="{html.escape(anchor, quote=True)}"></a>' if anchor else ""
-            lines[block.start] = indent + anchor + mark
+            lines[block.start] = indent + _anchor_html(block) + mark
         for k in range(block.start + 1, block.open_end + 1):
             lines[k] = ""
         closing = f"<!--/mdp:{block.number}-->"
@@ -621,6 +642,44 @@ def join_tags(lines: list[str], code: set[int]) -> list[tuple[int, int]]:
     return spans
 
 
+#: CommonMark's HTML block start condition 6 (and 1): a line opening one of these starts an
+#: HTML block whatever follows the tag.
+HTML_BLOCK_TAGS = frozenset({
+    "address", "article", "aside", "base", "basefont", "blockquote", "body", "caption",
+    "center", "col", "colgroup", "dd", "details", "dialog", "dir", "div", "dl", "dt",
+    "fieldset", "figcaption", "figure", "footer", "form", "frame", "frameset", "h1", "h2",
+    "h3", "h4", "h5", "h6", "head", "header", "hr", "html", "iframe", "legend", "li", "link",
+    "main", "menu", "menuitem", "nav", "noframes", "ol", "optgroup", "option", "p", "param",
+    "search", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "title",
+    "tr", "track", "ul", "pre", "script", "style", "textarea"})
+
+
+def open_html_lines(lines: list[str], code: set[int], skip: set[int]) -> list[int]:
+    """Lines of an MDX page that are one HTML tag (``<img … />``, ``<br />``, ``<a href>``)
+    with text under them: MDX reads the tag as an element of its own and the text as
+    Markdown, CommonMark starts an HTML block (condition 7) that takes the text along, so its
+    links went unseen while an engine that reads inline HTML showed them. Each gets an empty
+    comment after its tag, so that CommonMark reads a paragraph of inline HTML and the text
+    under it, as Python-Markdown does. Returns the lines changed (``skip``: lines not to)."""
+    changed = []
+    n = len(lines)
+    for i, line in enumerate(lines):
+        text = line.lstrip()
+        if not text.startswith("<") or text.startswith("<!") or i in code or i in skip:
+            continue
+        tag = read_tag(line, len(line) - len(text))
+        if tag is None or line[tag.end:].strip() or tag.name.lower() in HTML_BLOCK_TAGS:
+            continue
+        j = i + 1
+        while j < n and j not in code and lines[j].strip():
+            if not lines[j].lstrip().startswith("<"):
+                lines[i] = line[:tag.end] + "<!---->"
+                changed.append(i)
+                break
+            j += 1
+    return changed
+
+
 def _html_img(tag: Tag) -> str:
     """A JSX tag as HTML (:func:`html_tag`); none for an image Tailwind's ``hidden`` class
     keeps out of the light theme (the dark one of a pair: ``hidden dark:block``), which a
@@ -722,10 +781,11 @@ def _markers(lines: list[str], meta: list[Block]) -> list[Block]:
 
 
 def render(lines: list[str], blocks: list[Block], page: Page, ctx: BuildContext,
-           parent: str | None = None) -> None:
+           parent: str | None = None, *, indent: str = "", raw: bool = False) -> None:
     """Write neutralized components in the engine's syntax, in place, innermost first
     (bottom-up, so the line numbers of blocks not yet rendered stay valid). Each component
-    goes through ``mdp_render_component``; the engine renders those no plugin renders."""
+    goes through ``mdp_render_component``; the engine renders those no plugin renders.
+    ``indent``: the parent's; ``raw``: inside an HTML element that stays HTML."""
     counts: dict[str, int] = {}
     numbered = []
     for block in blocks:
@@ -733,7 +793,10 @@ def render(lines: list[str], blocks: list[Block], page: Page, ctx: BuildContext,
         numbered.append((block, counts[block.name]))
     for block, index in reversed(numbered):
         before = len(lines)
-        render(lines, block.children, page, ctx, block.name)
+        # an HTML element indented past its parent is in HTML (a table's cell) or a list
+        # item: there it stays HTML, with what is in it
+        in_html = raw or (bool(block.html) and len(block.indent) > len(indent))
+        render(lines, block.children, page, ctx, block.name, indent=block.indent, raw=in_html)
         end = block.end + len(lines) - before  # children may have grown
         opening = lines[block.start]
         closing_mark = f"<!--/mdp:{block.number}-->"
@@ -765,12 +828,18 @@ def render(lines: list[str], blocks: list[Block], page: Page, ctx: BuildContext,
             if tail.strip():
                 body.append(tail)
         if block.html:  # an HTML element of MDX, whose content is Markdown
-            new = _html_element(block, inline, body, "md_in_html" in ctx.engine.features)
+            anchor = ANCHOR_RE.match(head)
+            if anchor and block.inline == "i":
+                inline = inline[len(anchor.group(0).strip()):]
+            new = _html_element(block, inline, body, "md_in_html" in ctx.engine.features,
+                                anchor=anchor.group(0).strip() if anchor else "",
+                                raw=in_html, nested=bool(parent and parent[:1].isupper()),
+                                next_line=lines[end + 1] if end + 1 < len(lines) else "")
             lines[block.start:end + 1] = _fit(new, end - block.start + 1)
             continue
         if not _is_block_name(block.name) or block.name not in KNOWN:
             # unknown: its tags are gone, its content stays
-            anchor = re.match(r'^\s*<a id="[^"<>]*"></a>', head)
+            anchor = ANCHOR_RE.match(head)
             first = block.indent + (anchor.group(0).strip() if anchor else "") + inline
             kept = [first, *body]
             lines[block.start:end + 1] = _fit(kept + ([""] if not one_line else []),
@@ -781,7 +850,7 @@ def render(lines: list[str], blocks: list[Block], page: Page, ctx: BuildContext,
             lines[block.start:end + 1] = [""] * (end - block.start + 1)  # not for readers
             continue
         component = Component(name, attrs, block.indent, body, inline, index, parent)
-        anchor = re.match(r'^\s*<a id="[^"<>]*"></a>', head)
+        anchor = ANCHOR_RE.match(head)
         new = ctx.hooks.render_component(component, page, ctx)
         if anchor:  # a component id (``#param-x``, an Update's label): kept before it
             new = [block.indent + anchor.group(0).strip(), "", *new]
@@ -824,30 +893,37 @@ def component_id(block: Block) -> str | None:
     return block.attrs.get("id") or None
 
 
-def _html_element(block: Block, inline: str, body: list[str], md_in_html: bool) -> list[str]:
+def _html_element(block: Block, inline: str, body: list[str], md_in_html: bool, *,
+                  anchor: str, raw: bool, nested: bool, next_line: str) -> list[str]:
     """An HTML element whose content MDX reads as Markdown (:data:`FLOW_HTML`), written for
     the engine: with md_in_html, its tag with ``markdown="1"`` (Python-Markdown then reads the
     content as Markdown, inline in a ``<p>`` or a heading); else the tags on lines of their own
     around the content, blank lines between, which CommonMark reads as two HTML blocks and
-    Markdown between them (a ``<p>``'s content is a paragraph already: there its tags go).
-    An element with no Markdown in it is written as it was: HTML."""
+    Markdown between them (a ``<p>`` is a ``<div>`` there: a paragraph goes in it).
+
+    As it was written, HTML: an element with no Markdown in it, one in HTML (``raw``: in a
+    table cell, say), and for md_in_html one holding an inline element around blocks (a card's
+    ``<a href>``: Python-Markdown would close it in a paragraph of its own). Inside a
+    component the engine indents (``nested``: an admonition, a tab), where md_in_html does not
+    reach, the tags go and the content stays (with ``anchor``, the element's id)."""
     ind = block.indent
     closing = f"</{block.name}>"
     content = ([ind + inline] if inline else []) + body
     plain = not any(MARKDOWN_TEXT_RE.search(TAG_RE.sub("", line)) or
                     MARKDOWN_BLOCK_RE.match(line) for line in content)
-    if plain and inline and not body:
-        return [ind + block.html + inline + closing]
-    if plain or (md_in_html and any(INLINE_FLOW_RE.match(line) for line in content)):
-        # (an inline element holding blocks, a card's ``<a href>`` around an image and a
-        # heading: Python-Markdown would close it in a paragraph of its own, which MDX does
-        # not; the whole element stays HTML, as Python-Markdown reads it without them)
+    # text right under an HTML line would be part of its HTML block
+    gap = [""] if next_line.strip() and not next_line.lstrip().startswith("<") else []
+    if (plain or raw) and inline and not body:
+        return [ind + block.html + inline + closing, *gap]
+    if plain or raw or (md_in_html and any(INLINE_FLOW_RE.match(line) for line in content)):
         return [ind + block.html, *(line.replace(' markdown="1">', ">") for line in content),
-                ind + closing]
+                ind + closing, *gap]
+    if md_in_html and nested:
+        return [*([ind + anchor, ""] if anchor else []), *content, ""]
     if md_in_html:
         return [ind + block.html[:-1] + ' markdown="1">', "", *content, "", ind + closing, ""]
     if block.name == "p":
-        return [*content, ""]
+        return [ind + "<div" + block.html[2:], "", *content, "", ind + "</div>", ""]
     return [ind + block.html, "", *content, "", ind + closing, ""]
 
 
@@ -880,8 +956,10 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
                   or body.startswith(("import", "export"))) and \
         HAS_MDX_RE.search(body) is not None
     if not has_components and (mdx_syntax or page.path.endswith(".mdx")) and "<" in body:
-        # an MDX page's HTML elements: their content is Markdown (FLOW_HTML)
-        has_components = FLOW_HTML_RE.search(body) is not None
+        # an MDX page's HTML elements: their content is Markdown (FLOW_HTML); a tag alone
+        # on its line with text under it (open_html_lines)
+        has_components = FLOW_HTML_RE.search(body) is not None or \
+            OPEN_HTML_RE.search(body) is not None
     has_mermaid = "mermaid" in body and MERMAID_RE.search(body) is not None
     front_title = page.title if "title" in page.meta else None
     needs_title = bool(front_title) or ctx.engine.needs_h1
@@ -1039,11 +1117,16 @@ def mdp_prepare_page(page: Page, ctx: BuildContext) -> None:
             changed = True
         if not native and _inline_components(lines, code):
             changed = True
-    if across and mdx:
-        joined = join_tags(lines, code)
-        if joined:
-            page.extra[JOINED_TAGS] = joined
+    joined = join_tags(lines, code) if across and mdx else []
+    if mdx and "<" in body:
+        alone = open_html_lines(lines, code, {first for first, _ in joined})
+        if alone:
             changed = True
+            if native:  # written back as they were, with their links (as joined tags are)
+                joined += [(i, i) for i in alone]
+    if joined:
+        page.extra[JOINED_TAGS] = joined
+        changed = True
 
     title = (front_title or _mkdocs_title(page, section, ctx)) if needs_title and not has_h1 \
         else None

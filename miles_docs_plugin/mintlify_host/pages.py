@@ -14,6 +14,7 @@ from ..core.model import Page, Section
 from ..core.plugins import BUILTIN_PREFIX
 from ..core.section.sandbox import tagless
 from ..core.transform.blocks import (
+    ANCHOR_RE,
     INLINE_MARK,
     LINK_LINE_RE,
     Block,
@@ -94,6 +95,8 @@ class MintlifyPages:
                 images, current = read_image_links(current, image_attrs(block.attrs))
                 for name, url in images.items():
                     opening = _with_attr(opening, name, url)
+            if block.html:  # an HTML element's id, for the link scan
+                current = ANCHOR_RE.sub("", current, count=1)
             # the link to its href, then (after a mark) what stood on the tag's line
             current, mark, text = current.partition(INLINE_MARK)
             link = LINK_LINE_RE.match(current) if "href" in block.attrs else None

@@ -74,6 +74,8 @@ class Block(Record):
 #: The opening line of a component with ``href`` once the components plugin neutralized it
 #: without markers.
 LINK_LINE_RE = lazy_re(r"^[ \t]*\[(?P<text>.*)\]\((?P<href>.*)\)[ \t]*$")
+#: The anchor that stands for a component's id at the start of its neutralized line.
+ANCHOR_RE = lazy_re(r'^\s*<a id="[^"<>]*"></a>')
 #: Between a component's link and the text on its tag's line, in the line the components
 #: plugin writes for an engine that reads MDX (the engine reads both back).
 INLINE_MARK = "<!--mdp:inline-->"
