@@ -550,7 +550,10 @@ def test_snippets_are_inlined_where_the_page_uses_them(tmp_path: Path, cache_dir
         "docs/other.mdx": "---\ntitle: Other\n---\n\n## Part two\n",
         "docs/snippets/intro.mdx": "Intro is {word}: see [other](/other#part-two).\n",
         "docs/snippets/legacy.mdx": "Legacy text with [a link](../other.mdx).\n\n"
-                                    '<Card title="Card" href="../other">\n  A card.\n</Card>\n',
+                                    '<Card title="Card" href="../other">\n  A card.\n</Card>\n'
+                                    '<Card title="Named" icon="discord" />\n'
+                                    '<Card title="Drawn" icon="../images/i.svg" />\n',
+        "docs/images/i.svg": "<svg/>",
         "docs/snippets/inline.mdx": "inline {word}\n",
         "docs/parts/local.mdx": "<Note>\n  A local [note](../other).\n</Note>\n"})
     docs = _host(tmp_path, tmp_path / "up", commit, trust)
@@ -562,6 +565,9 @@ def test_snippets_are_inlined_where_the_page_uses_them(tmp_path: Path, cache_dir
     assert "Intro is fast: see [other](/diffusion/other#part-two)." in page, page
     assert "Legacy text with [a link](/diffusion/other)." in page, page
     assert '<Card title="Card" href="/diffusion/other">' in page, page  # a tag's own link
+    # an icon's name is not a file of the snippet's folder; an icon file is
+    assert '<Card title="Named" icon="discord" />' in page, page
+    assert '<Card title="Drawn" icon="/diffusion/images/i.svg" />' in page, page
     # a use that is not a tag alone on its line is not inlined: its import stays (trusted,
     # naming the published copy) or goes with the tag made text (untrusted)
     if trust:

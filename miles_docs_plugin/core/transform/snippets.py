@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 from ..collect.includes import record_spans
 from ..patterns import lazy_re
-from .markdown import rewrite, scan
+from .blocks import image_attrs
+from .markdown import LINK_ATTRS, rewrite, scan
 from .mdx import (
     code_lines,
     esm_blocks,
@@ -87,6 +88,10 @@ def _absolute_links(text: str, rel: str) -> str:
         dest = link.dest
         if not dest or dest.startswith(("/", "#")) or re.match(r"^[A-Za-z][\w+.-]*:", dest):
             continue
+        attr = link.attr or ""
+        if link.kind == "html" and attr not in LINK_ATTRS and not image_attrs({attr: dest},
+                                                                            (attr,)):
+            continue  # an icon's name (``icon="star"``), not a file
         new = "/" + posixpath.normpath(posixpath.join(base, dest))
         if link.kind == "html":
             value = new if link.quote else f'"{new}"'
