@@ -291,3 +291,16 @@ def test_a_step_title_stands_apart_from_its_content(engine: str, tmp_path: Path,
         item = page.split(f"<strong>{title}</strong>", 1)[1].split("</li>", 1)[0]
         assert item.startswith("</p>"), (title, item)  # the title's paragraph ends there
         assert text in item, (title, item)
+
+
+def test_html_elements_are_blocks_only_where_they_are_closed() -> None:
+    """``<p>`` alone on its line is a block (its content Markdown) only where a ``</p>``
+    closes it as this parse reads closings; HTML's own ``</p></li>`` and a page of unclosed
+    elements leave them HTML, with no warning (the look-ahead is bounded per page)."""
+    top, problems = find_blocks(["<p>", "  text [x](/y)", "</p>"], set())
+    assert [(b.name, b.start, b.end, b.html) for b in top] == [("p", 0, 2, "<p>")]
+    assert not problems
+    top, problems = find_blocks(["<ul>", "<li>", "<p>", "Item", "</p></li>", "</ul>"], set())
+    assert top == [] and problems == []
+    top, problems = find_blocks(["<p>", "text"] * 10_000 + ["<p>", "x", "</p>"], set())
+    assert problems == [] and len(top) <= 1

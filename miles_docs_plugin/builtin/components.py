@@ -300,13 +300,20 @@ def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tup
     stack: list[Block] = []
     problems: list[tuple[int, str]] = []
     too_deep = 0  #: open tags past MAX_DEPTH, whose closing tags are text too
+    budget = [MAX_ELEMENT_LINES * 10]  #: lines the look-ahead may read on this page
+
     def closed_later(name: str, line: int) -> bool:
         """Whether the element ``name`` opened alone on ``line`` is closed where this parse
         closes it (closing tags alone on a line, or one that ends a line), counting the
-        elements of its name opened in it. ``<p>`` then ``</p></li>`` is HTML's."""
+        elements of its name opened in it. ``<p>`` then ``</p></li>`` is HTML's. (Within
+        :data:`MAX_ELEMENT_LINES`, and as many lines per page ten times over: a page of
+        unclosed elements costs no more than that.)"""
         opening = re.compile(rf"<{re.escape(name)}(?=[\s>/])")
         depth = 1
         for k in range(line + 1, min(len(lines), line + MAX_ELEMENT_LINES)):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
             text = lines[k]
             if k in code or "<" not in text:
                 continue
