@@ -383,6 +383,8 @@ def test_a_cards_picture_is_shown_and_published(tmp_path: Path, cache_dir: Path,
                            '  <Card title="One" img="/images/c.png" href="/other">\n'
                            "    Card text.\n  </Card>\n"
                            '  <Card title="Two" icon="/images/i.svg" href="/other" />\n'
+                           # an expression names no file (and makes no warning)
+                           '  <Card title="Three" img={logos.x} href="/other" />\n'
                            "</CardGroup>\n"),
         "docs/images/c.png": "png", "docs/images/i.svg": "<svg/>",
         "docs/other.mdx": "---\ntitle: Other\n---\n\nText.\n"})

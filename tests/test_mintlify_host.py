@@ -552,7 +552,9 @@ def test_snippets_are_inlined_where_the_page_uses_them(tmp_path: Path, cache_dir
         "docs/snippets/legacy.mdx": "Legacy text with [a link](../other.mdx).\n\n"
                                     '<Card title="Card" href="../other">\n  A card.\n</Card>\n'
                                     '<Card title="Named" icon="discord" />\n'
-                                    '<Card title="Drawn" icon="../images/i.svg" />\n',
+                                    '<Card title="Drawn" icon="../images/i.svg" />\n'
+                                    '<Card title="Pic" img="../images/i.svg" />\n'
+                                    '<Card title="Expr" icon={cfg.icon} />\n',
         "docs/images/i.svg": "<svg/>",
         "docs/snippets/inline.mdx": "inline {word}\n",
         "docs/parts/local.mdx": "<Note>\n  A local [note](../other).\n</Note>\n"})
@@ -568,6 +570,8 @@ def test_snippets_are_inlined_where_the_page_uses_them(tmp_path: Path, cache_dir
     # an icon's name is not a file of the snippet's folder; an icon file is
     assert '<Card title="Named" icon="discord" />' in page, page
     assert '<Card title="Drawn" icon="/diffusion/images/i.svg" />' in page, page
+    assert '<Card title="Pic" img="/diffusion/images/i.svg" />' in page, page
+    assert "cfg.icon" not in done.stderr  # an expression names no file
     # a use that is not a tag alone on its line is not inlined: its import stays (trusted,
     # naming the published copy) or goes with the tag made text (untrusted)
     if trust:

@@ -29,6 +29,7 @@ from ..core.patterns import lazy_re
 from ..core.records import Record, replace
 from ..core.transform.blocks import (
     ANCHOR_RE,
+    IMAGE_ATTRS,
     INLINE,
     INLINE_MARK,
     KNOWN,
@@ -405,7 +406,11 @@ def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tup
                             too_deep += 1
                         i = j + 1
                         continue
-                    block = Block(name, tag.attrs, indent, i, j, open_end=j,
+                    # (an icon or picture given by an expression, ``img={logos.x}``, names
+                    # no file: it is not one of the images `neutralize` writes)
+                    attrs = {k: v for k, v in tag.attrs.items()
+                             if k not in tag.expressions or k not in IMAGE_ATTRS}
+                    block = Block(name, attrs, indent, i, j, open_end=j,
                                   html=html_tag(tag) if name in FLOW_HTML else "")
                     (stack[-1].children if stack else top).append(block)
                     if tag.self_closing:

@@ -89,11 +89,12 @@ IMAGE_LINK_RE = lazy_re(r"!\[\]\((?:<(?P<angle>[^<>\n]*)>|(?P<plain>[^()\s]*))\)
 
 def image_attrs(attrs: dict[str, str], names: tuple[str, ...] = IMAGE_ATTRS) -> list[str]:
     """The attributes of ``names`` whose value is an image's path or URL (not an icon's name:
-    one holds a ``/`` or a file extension), in the order of ``names``."""
+    one holds a ``/`` or a file extension; not an expression, ``{cfg.icon}`` as HTML reads
+    it), in the order of ``names``."""
     found = []
     for name in names:
         value = attrs.get(name, "")
-        if value and ("/" in value or "." in value) and not any(c in value for c in "<>\n"):
+        if value and ("/" in value or "." in value) and not any(c in value for c in "<>{}\n"):
             found.append(name)
     return found
 
