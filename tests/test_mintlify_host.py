@@ -167,6 +167,20 @@ def _cli(docs: Path, *args: str,
                           env={**os.environ, **(env or {})})
 
 
+#: The page the section's test pages link to (with a heading to link to).
+SECOND = "---\ntitle: Other\n---\n\n## Second\n\nText.\n"
+
+
+def _build_section(tmp_path: Path, files: dict[str, str | bytes], trust: str) -> str:
+    """Build ``files`` (an upstream's tree) into a Mintlify host, without banners; the
+    build's stderr (it must succeed). The section is in ``tmp_path / "out" / "diffusion"``."""
+    commit = make_repo(tmp_path / "up", files)
+    docs = _host(tmp_path, tmp_path / "up", commit, "    banner: false\n" + trust)
+    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
 HOSTILE = """\
 ---
 title: Hostile
@@ -786,12 +800,8 @@ def test_links_in_tags_written_across_lines_are_rewritten(tmp_path: Path, cache_
     the ``>`` line as a block quote, so no link was seen, none rewritten and no image copied
     (18 broken links in ``mint broken-links``). The tags are read on one line for the link
     rules and written back as they were, with the rewritten URLs."""
-    commit = make_repo(tmp_path / "up", {
-        "docs/cards.mdx": CARDS, "docs/images/pic.png": PNG,
-        "docs/other.mdx": "---\ntitle: Other\n---\n\n## Second\n\nText.\n"})
-    docs = _host(tmp_path, tmp_path / "up", commit, "    banner: false\n" + trust)
-    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
-    assert done.returncode == 0, done.stderr
+    _build_section(tmp_path, {"docs/cards.mdx": CARDS, "docs/images/pic.png": PNG,
+                              "docs/other.mdx": SECOND}, trust)
     page = (tmp_path / "out" / "diffusion" / "cards.mdx").read_text()
     expected = CARDS.replace('"/other"', '"/diffusion/other"').replace(
         "'/other#second'", "'/diffusion/other#second'").replace(
@@ -910,13 +920,9 @@ def test_links_in_html_elements_of_mdx_are_rewritten(tmp_path: Path, cache_dir: 
     HTML blocks), and a one-line ``<p>…</p>``'s text too; CommonMark reads them as raw HTML,
     so their links were left as written: broken under the mount. They are rewritten, and
     the rest of the page is written as it was."""
-    commit = make_repo(tmp_path / "up", {
-        "docs/flow.mdx": FLOW, "docs/images/pic.png": PNG,
-        "docs/other.mdx": "---\ntitle: Other\n---\n\n## Second\n\nText.\n"})
-    docs = _host(tmp_path, tmp_path / "up", commit, "    banner: false\n" + trust)
-    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
-    assert done.returncode == 0, done.stderr
-    assert "closes nothing" not in done.stderr and "never closed" not in done.stderr
+    said = _build_section(tmp_path, {"docs/flow.mdx": FLOW, "docs/images/pic.png": PNG,
+                                     "docs/other.mdx": SECOND}, trust)
+    assert "closes nothing" not in said and "never closed" not in said
     page = (tmp_path / "out" / "diffusion" / "flow.mdx").read_text()
     assert page == FLOW.replace("](/other", "](/diffusion/other").replace(
         '"/images/', '"/diffusion/images/')
@@ -955,12 +961,8 @@ def test_component_icons_and_pictures_are_published_under_the_mount(
     ``img`` are files of the upstream's docs: they were written as they were, so they named
     the host's root, and were not published. They are links now, rewritten and published;
     an icon's name (``rocket``) and other attributes stay."""
-    commit = make_repo(tmp_path / "up", {
-        "docs/icons.mdx": ICONS, "docs/images/i.svg": "<svg/>", "docs/images/c.png": PNG,
-        "docs/other.mdx": "---\ntitle: Other\n---\n\nText.\n"})
-    docs = _host(tmp_path, tmp_path / "up", commit, "    banner: false\n" + trust)
-    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
-    assert done.returncode == 0, done.stderr
+    _build_section(tmp_path, {"docs/icons.mdx": ICONS, "docs/images/i.svg": "<svg/>",
+                              "docs/images/c.png": PNG, "docs/other.mdx": SECOND}, trust)
     out = tmp_path / "out" / "diffusion"
     expected = ICONS.replace('"/other', '"/diffusion/other').replace(
         "](/other", "](/diffusion/other").replace("/images/", "/diffusion/images/").replace(

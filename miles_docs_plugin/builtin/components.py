@@ -654,18 +654,6 @@ def join_tags(lines: list[str], code: set[int]) -> list[tuple[int, int]]:
     return spans
 
 
-#: CommonMark's HTML block start condition 6 (and 1): a line opening one of these starts an
-#: HTML block whatever follows the tag.
-HTML_BLOCK_TAGS = frozenset({
-    "address", "article", "aside", "base", "basefont", "blockquote", "body", "caption",
-    "center", "col", "colgroup", "dd", "details", "dialog", "dir", "div", "dl", "dt",
-    "fieldset", "figcaption", "figure", "footer", "form", "frame", "frameset", "h1", "h2",
-    "h3", "h4", "h5", "h6", "head", "header", "hr", "html", "iframe", "legend", "li", "link",
-    "main", "menu", "menuitem", "nav", "noframes", "ol", "optgroup", "option", "p", "param",
-    "search", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "title",
-    "tr", "track", "ul", "pre", "script", "style", "textarea"})
-
-
 def open_html_lines(lines: list[str], code: set[int], skip: set[int]) -> list[int]:
     """Lines of an MDX page that are one HTML tag (``<img … />``, ``<br />``, ``<a href>``)
     with text under them: MDX reads the tag as an element of its own and the text as
@@ -673,23 +661,28 @@ def open_html_lines(lines: list[str], code: set[int], skip: set[int]) -> list[in
     links went unseen while an engine that reads inline HTML showed them. Each gets an empty
     comment after its tag, so that CommonMark reads a paragraph of inline HTML and the text
     under it, as Python-Markdown does. Returns the lines changed (``skip``: lines not to)."""
+    # CommonMark's conditions 1 and 6: these start an HTML block whatever follows the tag
+    from markdown_it.common.html_blocks import block_names
+
     changed = []
-    n = len(lines)
-    for i, line in enumerate(lines):
+    text_below = False  #: a line of text further down in this run of non-blank lines
+    for i in range(len(lines) - 1, -1, -1):
+        line = lines[i]
         text = line.lstrip()
-        if not text.startswith("<") or text.startswith("<!") or i in code or i in skip:
+        if not text or i in code:
+            text_below = False
             continue
-        tag = read_tag(line, len(line) - len(text))
-        if tag is None or line[tag.end:].strip() or tag.name.lower() in HTML_BLOCK_TAGS:
+        if not text.startswith("<"):
+            text_below = True
             continue
-        j = i + 1
-        while j < n and j not in code and lines[j].strip():
-            if not lines[j].lstrip().startswith("<"):
+        if text_below and not text.startswith("<!") and i not in skip:
+            tag = read_tag(line, len(line) - len(text))
+            if tag is not None and not line[tag.end:].strip() and \
+                    tag.name.lower() not in block_names and \
+                    tag.name.lower() not in ("pre", "script", "style", "textarea"):
                 lines[i] = line[:tag.end] + "<!---->"
                 changed.append(i)
-                break
-            j += 1
-    return changed
+    return changed[::-1]
 
 
 def _html_img(tag: Tag) -> str:

@@ -87,16 +87,15 @@ IMAGE_ATTRS = ("icon", "img")
 IMAGE_LINK_RE = lazy_re(r"!\[\]\((?:<(?P<angle>[^<>\n]*)>|(?P<plain>[^()\s]*))\)")
 
 
+def names_file(value: str) -> bool:
+    """Whether an ``icon``/``img`` value is a file's path or a URL: not an icon's name (a path
+    holds a ``/`` or a file extension), not an expression (``{cfg.icon}`` as HTML reads it)."""
+    return ("/" in value or "." in value) and not any(c in value for c in "<>{}\n")
+
+
 def image_attrs(attrs: dict[str, str], names: tuple[str, ...] = IMAGE_ATTRS) -> list[str]:
-    """The attributes of ``names`` whose value is an image's path or URL (not an icon's name:
-    one holds a ``/`` or a file extension; not an expression, ``{cfg.icon}`` as HTML reads
-    it), in the order of ``names``."""
-    found = []
-    for name in names:
-        value = attrs.get(name, "")
-        if value and ("/" in value or "." in value) and not any(c in value for c in "<>{}\n"):
-            found.append(name)
-    return found
+    """The attributes of ``names`` whose value :func:`names_file`, in the order of ``names``."""
+    return [name for name in names if names_file(attrs.get(name, ""))]
 
 
 def image_links(attrs: dict[str, str], names: list[str]) -> str:
@@ -391,7 +390,7 @@ def card_body(c: Component) -> list[str]:
     if not any(line.strip() for line in inner) and c.attrs.get("description"):
         inner = [c.indent + escape_inline(c.attrs["description"])]
     picture = c.attrs.get("img", "")
-    if picture and image_attrs(c.attrs, ("img",)):  # as the link rules wrote it
+    if names_file(picture):  # as the link rules wrote it
         from .markdown import escape_destination
 
         return [f"{c.indent}![]({escape_destination(picture, angle=False)})", "", *inner]

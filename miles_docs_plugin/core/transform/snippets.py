@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..collect.includes import record_spans
 from ..patterns import lazy_re
-from .blocks import image_attrs
+from .blocks import names_file
 from .markdown import LINK_ATTRS, rewrite, scan
 from .mdx import (
     code_lines,
@@ -89,15 +89,17 @@ def _absolute_links(text: str, rel: str) -> str:
             links = sorted([*links, *(link for link in scan(seen).links if not any(
                 link.start < end and start < link.end for start, end in spans))],
                 key=lambda link: link.start)
-    for link in links:
-        dest = link.dest
+    def rebased(dest: str) -> str | None:
+        """``dest`` from the docs root, or None for what needs no rebasing."""
         if not dest or dest.startswith(("/", "#")) or re.match(r"^[A-Za-z][\w+.-]*:", dest):
-            continue
-        attr = link.attr or ""
-        if link.kind == "html" and attr not in LINK_ATTRS and not image_attrs({attr: dest},
-                                                                            (attr,)):
-            continue  # an icon's name (``icon="star"``), not a file
-        new = "/" + posixpath.normpath(posixpath.join(base, dest))
+            return None
+        return "/" + posixpath.normpath(posixpath.join(base, dest))
+
+    for link in links:
+        new = rebased(link.dest)
+        if new is None or (link.kind == "html" and link.attr not in LINK_ATTRS
+                           and not names_file(link.dest)):
+            continue  # (an icon's name, ``icon="star"``, is not a file)
         if link.kind == "html":
             value = new if link.quote else f'"{new}"'
         else:
@@ -106,12 +108,11 @@ def _absolute_links(text: str, rel: str) -> str:
     if "img" in text:
         # a card's picture (``img``: not an attribute of HTML, so not one the scan reports)
         for m in COMPONENT_IMG_RE.finditer(text):
-            dest = m.group("dq") if m.group("dq") is not None else m.group("sq")
-            if dest and not dest.startswith(("/", "#")) and not re.match(
-                    r"^[A-Za-z][\w+.-]*:", dest) and image_attrs({"img": dest}, ("img",)):
-                start = m.start("dq") if m.group("dq") is not None else m.start("sq")
-                new = "/" + posixpath.normpath(posixpath.join(base, dest))
-                replacements.append((start, start + len(dest), new))
+            group = "dq" if m.group("dq") is not None else "sq"
+            dest = m.group(group)
+            new = rebased(dest) if names_file(dest) else None
+            if new is not None:
+                replacements.append((m.start(group), m.end(group), new))
     return rewrite(text, replacements) if replacements else text
 
 
