@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from .core.model import Checkout, NavItem, Page, Section, Target
     from .core.source.lock import LockEntry
     from .core.transform.blocks import Component
-    from .core.transform.markdown import LinkRef
+    from .core.transform.scanned import LinkRef
 
 PROJECT = "miles_docs"
 

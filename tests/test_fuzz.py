@@ -23,7 +23,8 @@ from miles_docs_plugin.core.config import parse_config
 from miles_docs_plugin.core.engine import Engine, relative_path
 from miles_docs_plugin.core.errors import ContentError
 from miles_docs_plugin.core.pipeline import build
-from miles_docs_plugin.core.transform.markdown import rewrite, scan
+from miles_docs_plugin.core.transform.markdown import scan
+from miles_docs_plugin.core.transform.scanned import rewrite
 
 PIECES = st.sampled_from([
     *"[]()<>!`*_#-=>:|\\/\"'&;. \n\tab01", "](", "](#", "<a href=", "<img src=", "```",

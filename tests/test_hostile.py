@@ -427,8 +427,8 @@ def test_7_disk_full_while_writing_the_lock_keeps_it(tmp_path: Path,
 def _hostile_lines() -> dict[str, Callable[[], object]]:
     """Each pattern of the page transforms against the line that makes a backtracking one take
     time as the square (or worse) of its length: at these sizes, hours for such a pattern."""
-    from miles_docs_plugin.builtin.components import code_notation
     from miles_docs_plugin.core.collect.upstream import Redirect, apply_redirect
+    from miles_docs_plugin.core.transform.components import code_notation
     from miles_docs_plugin.core.transform.dialect import markdown_in_html_view
     from miles_docs_plugin.core.transform.mdx import CODE_SPAN_RE, Fence
     from miles_docs_plugin.mkdocs_plugin.engine import (

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 import miles_docs_plugin
-from miles_docs_plugin.core.transform.markdown import ScanResult, escape_destination, rewrite, scan
+from miles_docs_plugin.core.transform.markdown import scan
+from miles_docs_plugin.core.transform.scanned import ScanResult, escape_destination, rewrite
 
 
 def spans(text: str) -> list[tuple[str, str, str]]:

@@ -9,12 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import lock_text, make_repo, write
 
-from miles_docs_plugin.builtin.components import find_blocks
 from miles_docs_plugin.core.config import load_config
 from miles_docs_plugin.core.engine import Engine
 from miles_docs_plugin.core.pipeline import build
 from miles_docs_plugin.core.transform.anchors import AnchorMap, mintlify_slug
-from miles_docs_plugin.core.transform.markdown import Heading
+from miles_docs_plugin.core.transform.components import find_blocks
 from miles_docs_plugin.core.transform.mdx import (
     code_lines,
     fence_meta,
@@ -22,6 +21,7 @@ from miles_docs_plugin.core.transform.mdx import (
     read_tag,
     strip_module_syntax,
 )
+from miles_docs_plugin.core.transform.scanned import Heading
 
 #: Heading ids as Mintlify gives them: each checked with `mint broken-links --check-anchors`
 #: (the pinned CLI), which accepts these and reports the spellings in the comments. Where
@@ -212,7 +212,7 @@ LINE_PIECES = st.sampled_from([
 def test_line_patterns_find_what_the_single_patterns_found(text: str) -> None:
     import re
 
-    from miles_docs_plugin.builtin import components
+    from miles_docs_plugin.core.transform import components
 
     for name, pattern in LINE_PATTERNS.items():
         line_pattern = getattr(components, name)
@@ -227,7 +227,7 @@ def test_h1_lines_are_the_ones_the_pattern_matched() -> None:
     import itertools
     import re
 
-    from miles_docs_plugin.builtin.components import _is_h1
+    from miles_docs_plugin.core.transform.components import _is_h1
 
     pieces = ["#", " ", "\t", "a", "\n", "\r", "##", "\u3000"]
     for size in range(5):

@@ -115,3 +115,33 @@ def test_a_slug_function_of_the_host_turns_it_off(tmp_path: Path, cache_dir: Pat
                          "pymdownx.slugs.slugify {kwds: {case: lower}}\n"))
     assert _build(host.config, monkeypatch, caplog, tmp_path / "first") == []
     assert _build(host.config, monkeypatch, caplog, tmp_path / "second") == []
+
+
+def test_a_warm_build_loads_no_transform_step(tmp_path: Path, cache_dir: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build whose pages are all replayed loads neither the scanner nor the MDX reader, the
+    anchor maps or the components step (``test_plugins.TRANSFORM``): loading the plugin does
+    not pay for them, and neither does the build later."""
+    import sys
+
+    from support import run
+    from test_plugins import TRANSFORM
+
+    monkeypatch.setenv("MILES_DOCS_STATE", str(tmp_path / "state"))
+    upstream = tmp_path / "upstream"
+    pages = _pages()
+    pages["docs/cards.mdx"] = ("---\ntitle: Cards\n---\n\n<CardGroup cols={2}>\n"
+                               '<Card title="One" href="/p1#part-1">First.</Card>\n'
+                               "</CardGroup>\n\n<Info>See [index](/index).</Info>\n")
+    host = make_host("mkdocs", tmp_path / "host", upstream.as_uri(), make_repo(upstream, pages))
+    probe = ("import sys\nfrom mkdocs.__main__ import cli\n"
+             "try:\n    cli(['build', '-q', '--strict'])\nexcept SystemExit as e:\n"
+             "    code = e.code\n"
+             f"print(code, sorted(m for m in {TRANSFORM!r} if m in sys.modules))\n")
+    cold = run([sys.executable, "-c", probe], cwd=host.config)
+    assert cold.output.splitlines()[-1].startswith("0 ['miles_docs_plugin"), cold.output
+    first = _html(host.config / "site")
+    warm = run([sys.executable, "-c", probe], cwd=host.config)
+    assert warm.output.splitlines()[-1] == "0 []", warm.output
+    assert _html(host.config / "site") == first
+    assert "admonition" in first["diffusion/cards/index.html"].decode()

@@ -118,17 +118,24 @@ def test_builtins_are_read_by_their_hook_names_only(monkeypatch: pytest.MonkeyPa
 #: Modules a warm single-source build never runs, imported on first use: git (a cold fetch),
 #: the thread pool (several sources), difflib (a config mistake), the MkDocs-dialect converter
 #: (MkDocs upstreams), pathspec (an MkDocs upstream's excludes), signal (stopping the git of a
-#: killed build), snippets (pages that include files). What each engine imports itself
-#: (MkDocs: pathspec; Sphinx: signal) is left out of its list.
+#: killed build), snippets (pages that include files), and what only a page's transform runs
+#: (the transform memo replays the rest): the scanner, the MDX reader, the anchor maps and the
+#: components step. What each engine imports itself (MkDocs: pathspec; Sphinx: signal) is left
+#: out of its list.
+TRANSFORM = ["miles_docs_plugin.core.transform.anchors",
+             "miles_docs_plugin.core.transform.components",
+             "miles_docs_plugin.core.transform.inline_links",
+             "miles_docs_plugin.core.transform.markdown",
+             "miles_docs_plugin.core.transform.mdx"]
 LAZY = {
-    "mkdocs": ["concurrent.futures", "difflib", "subprocess", "signal",
+    "mkdocs": ["concurrent.futures", "difflib", "heapq", "subprocess", "signal",
                "miles_docs_plugin.core.source.git", "miles_docs_plugin.core.transform.dialect",
                "miles_docs_plugin.core.transform.openapi",
-               "miles_docs_plugin.core.transform.snippets"],
+               "miles_docs_plugin.core.transform.snippets", *TRANSFORM],
     "sphinx": ["pathspec", "miles_docs_plugin.core.source.git",
                "miles_docs_plugin.core.transform.dialect",
                "miles_docs_plugin.core.transform.openapi",
-               "miles_docs_plugin.core.transform.snippets"],
+               "miles_docs_plugin.core.transform.snippets", *TRANSFORM],
 }
 ADAPTER = {"mkdocs": "miles_docs_plugin.mkdocs_plugin", "sphinx": "miles_docs_plugin.sphinx_ext"}
 
@@ -146,10 +153,11 @@ def test_loading_the_plugin_imports_only_what_every_build_needs(engine: str) -> 
     assert run.stdout.strip() == "[]"
 
 
-#: Modules every build loads whose classes are written by hand (``core/records.py``) and whose
-#: patterns are compiled on first use (``core/patterns.py``): loading them generates no code.
-#: (The lock's and the sanitizer's patterns serve every page of every build: they are compiled
-#: at once. The components plugin's are compiled by the first page that needs each one.)
+#: Modules every build loads (or every build that transforms a page) whose classes are written
+#: by hand (``core/records.py``) and whose patterns are compiled on first use
+#: (``core/patterns.py``): loading them generates no code. (The lock's and the sanitizer's
+#: patterns serve every page of every build: they are compiled at once. The components step's
+#: are compiled by the first page that needs each one.)
 LEAN = ["miles_docs_plugin.builtin.components", "miles_docs_plugin.builtin.mintlify",
         "miles_docs_plugin.builtin.openapi", "miles_docs_plugin.core.collect.collect",
         "miles_docs_plugin.core.collect.conventions", "miles_docs_plugin.core.collect.upstream",
@@ -160,6 +168,7 @@ LEAN = ["miles_docs_plugin.builtin.components", "miles_docs_plugin.builtin.mintl
         "miles_docs_plugin.core.source.lock", "miles_docs_plugin.core.transform.anchors",
         "miles_docs_plugin.core.transform.blocks", "miles_docs_plugin.core.transform.markdown",
         "miles_docs_plugin.core.transform.mdx", "miles_docs_plugin.core.transform.scancache",
+        "miles_docs_plugin.core.transform.scanned", "miles_docs_plugin.core.transform.components",
         "miles_docs_plugin.core.urls"]
 
 
@@ -178,6 +187,8 @@ def test_loading_the_plugin_generates_no_code(engine: str) -> None:
             "from miles_docs_plugin.core.plugins import make_plugin_manager\n"
             "make_plugin_manager()\n"
             f"lean = {LEAN!r}\n"
+            "for name in lean:\n"
+            "    __import__(name)  # those a page's transform loads, as the first page does\n"
             "data = [f'{c.__module__}.{c.__name__}' for name in lean\n"
             "        for c in vars(sys.modules[name]).values()\n"
             "        if isinstance(c, type) and c.__module__ == name\n"

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from miles_docs_plugin.core.transform import scancache
-from miles_docs_plugin.core.transform.markdown import SCANNER_VERSION, ScanResult, scan
+from miles_docs_plugin.core.transform.markdown import scan
 from miles_docs_plugin.core.transform.scancache import ScanCache, source_digest, version_key
+from miles_docs_plugin.core.transform.scanned import SCANNER_VERSION, ScanResult
 
 PAGE = "# T\n\n[a](a.md)\n"
 

@@ -22,7 +22,8 @@ from support import CORPUS
 from test_fuzz import MARKDOWNISH
 from test_markdown import MIXED_PAGE
 
-from miles_docs_plugin.core.transform.markdown import ScanResult, _quiet_parts, rewrite, scan
+from miles_docs_plugin.core.transform.markdown import _quiet_parts, scan
+from miles_docs_plugin.core.transform.scanned import ScanResult, rewrite
 
 TREES = {
     "miles_diffusion v1": CORPUS / "miles_diffusion" / "v1",

@@ -12,11 +12,12 @@ import pytest
 from support import CORPUS, Site, lock_text, make_repo, mkdocs_build, write
 from test_scan_reference import grammar_page
 
-from miles_docs_plugin.builtin.components import _heading_text
 from miles_docs_plugin.core.config import load_config
 from miles_docs_plugin.core.engine import Engine
 from miles_docs_plugin.core.pipeline import BuildResult, build
+from miles_docs_plugin.core.transform.components import _heading_text
 from miles_docs_plugin.core.transform.markdown import scan, with_heading
+from miles_docs_plugin.core.transform.scanned import ScanResult
 
 TITLES = ["Setup", "Setup & run", "A *starred* [title](x.md) <b>", "&amp; &copy; \\ `x`",
           "Über # hash", "   spaced   out   "]
@@ -152,7 +153,7 @@ def test_a_titled_page_is_scanned_once_even_without_a_kept_cache(
     scanned: list[str] = []
     real = markdown.scan
 
-    def counting(text: str, **kwargs: object) -> markdown.ScanResult:
+    def counting(text: str, **kwargs: object) -> ScanResult:
         scanned.append(text)
         return real(text, **kwargs)  # type: ignore[arg-type]
 

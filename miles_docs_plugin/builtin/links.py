@@ -45,7 +45,7 @@ from ..core.model import (
 )
 from ..core.section.sanitize import UNSAFE_SCHEMES, unsafe_url, url_scheme
 from ..core.transform.lookup import find_page, split_url
-from ..core.transform.markdown import LINK_ATTRS, LinkRef, escape_destination, rewrite
+from ..core.transform.scanned import LINK_ATTRS, LinkRef, escape_destination, rewrite
 from ..core.urls import web_link
 from .redirects import redirected
 

@@ -19,7 +19,7 @@ from ..core.transform.lookup import split_url
 if TYPE_CHECKING:
     from ..core.context import BuildContext
     from ..core.model import Page, Section, Target
-    from ..core.transform.markdown import LinkRef
+    from ..core.transform.scanned import LinkRef
 
 CONFIG_FILES = ("docs.json", "mint.json")
 SCHEME_RE = lazy_re(r"^[A-Za-z][A-Za-z0-9+.\-]*:")

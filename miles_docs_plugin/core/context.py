@@ -10,7 +10,6 @@ from .engine import Engine
 from .errors import Diagnostic, Severity
 from .patterns import lazy_re
 from .records import Record
-from .transform.anchors import AnchorMap
 
 if TYPE_CHECKING:
     from .config import Config
@@ -18,8 +17,9 @@ if TYPE_CHECKING:
     from .plugins import Hooks
     from .source.cache import Cache
     from .source.lock import Lock
-    from .transform.markdown import ScanResult
+    from .transform.anchors import AnchorMap
     from .transform.scancache import ScanCache
+    from .transform.scanned import ScanResult
 
 log = logging.getLogger("miles_docs")
 
@@ -80,11 +80,13 @@ class BuildContext(Record):
         key = (section.source.name, page.path)
         amap = self._anchors.get(key)
         if amap is None:
+            from .transform.anchors import AnchorMap
+
             scan = self.scan(page)
             synthetic = page.extra.get("synthetic_headings", ())
             headings = scan.headings
             if any(":" in h.text or "{" in h.text for h in headings):
-                from .transform.markdown import Heading
+                from .transform.scanned import Heading
 
                 text = self.engine.heading_text
                 headings = [Heading(h.level, text(section, h.text), h.line, h.raw)
@@ -92,7 +94,7 @@ class BuildContext(Record):
             ids = scan.ids
             more = self.engine.page_ids(page.content[page.body_start:])
             if more:
-                from .transform.markdown import HtmlId
+                from .transform.scanned import HtmlId
 
                 ids = [*ids, *(HtmlId(value, 0) for value in more)]
             amap = AnchorMap.build(headings, ids, self.engine.page_slugger(),
@@ -162,7 +164,7 @@ MARKDOWN_ATTR_RE = lazy_re(r"<[A-Za-z][\w-]*\b[^<>\n]*[ \t]markdown\b")
 def _moved_back(found: ScanResult, offset: Callable[[int], int]) -> ScanResult:
     """``found`` with its links' spans mapped by ``offset`` (new links: a scan result may be
     shared through the scan cache)."""
-    from .transform.markdown import LinkRef, ScanResult
+    from .transform.scanned import LinkRef, ScanResult
 
     links = [LinkRef(link.kind, offset(link.start), offset(link.end), link.dest, link.line,
                      link.angle, link.tag, link.attr, link.quote, link.label, link.text)

@@ -31,12 +31,12 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .transform.anchors import PageSlugger, github_slug, github_unique
 from .transform.blocks import Component, fallback
 
 if TYPE_CHECKING:
     from .context import BuildContext
     from .model import Page, Section
+    from .transform.anchors import PageSlugger
     from .transform.mdx import FenceMeta
 
 
@@ -170,6 +170,8 @@ class Engine:
 
         The default gives GitHub slugs (``-1``, ``-2`` for repeats).
         """
+        from .transform.anchors import github_slug, github_unique
+
         seen: dict[str, int] = {}
         return lambda text: github_unique(github_slug(text), seen)
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from .config import SourceConfig, docs_prefix
 from .errors import Diagnostic
 from .records import FrozenRecord, Record
-from .transform.markdown import ScanResult
+from .transform.scanned import ScanResult
 
 if TYPE_CHECKING:
     from .collect.upstream import UpstreamSite

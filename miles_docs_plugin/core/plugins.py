@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .model import Checkout, NavItem, Page, Section, Target
     from .source.lock import LockEntry
     from .transform.blocks import Component
-    from .transform.markdown import LinkRef
+    from .transform.scanned import LinkRef
 
 #: Built-in plugins, registered by these names (the same names as their entry points, so pluggy
 #: does not load them twice). Order matters only where a hook says tryfirst/trylast.

@@ -5,7 +5,7 @@ page uses (:func:`page_extensions`), and Mintlify front matter made safe for MkD
 from __future__ import annotations
 
 import bisect
-import heapq
+import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from pathlib import Path
@@ -17,7 +17,6 @@ from mkdocs.structure.files import File
 from ..core.engine import Engine
 from ..core.env import distribution_version
 from ..core.patterns import lazy_re
-from ..core.transform.anchors import PageSlugger
 from ..core.transform.blocks import (
     CALLOUTS,
     GROUPS,
@@ -28,12 +27,13 @@ from ..core.transform.blocks import (
     framed_image,
     step,
 )
-from ..core.transform.mdx import FenceMeta, code_group_parts
 
 if TYPE_CHECKING:
     from ..core.collect.upstream import UpstreamSite
     from ..core.context import BuildContext
     from ..core.model import Page, Section
+    from ..core.transform.anchors import PageSlugger
+    from ..core.transform.mdx import FenceMeta
 
 
 def _words_slugify(text: str, sep: str) -> str:
@@ -210,6 +210,8 @@ class MkDocsEngine(Engine):
         if c.name in ("Tab", "View") and "tabbed" in self.features:
             return c.wrap([f'{ind}=== "{title or "Tab"}"'], c.indented("    "), [""])
         if c.name == "CodeGroup" and "tabbed" in self.features:
+            from ..core.transform.mdx import code_group_parts
+
             lines: list[str] = []
             for part_title, fence in code_group_parts(c.inner()):
                 if lines and lines[-1] == "":
@@ -431,7 +433,7 @@ def _fence_lines(content: str) -> Iterator[tuple[int, str, str, str, int]]:
     marker, info, line end). The markers are searched for, not every line matched."""
     pos = 0
     marks = [pattern.finditer(content) for mark, pattern in FENCE_MARK_RES if mark in content]
-    for m in heapq.merge(*marks, key=lambda m: m.start()):
+    for m in sorted(itertools.chain(*marks), key=lambda m: m.start()):
         if m.start() < pos:
             continue  # a second marker on a line already seen
         start = content.rfind("\n", 0, m.start()) + 1

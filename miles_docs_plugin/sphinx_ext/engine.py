@@ -12,7 +12,6 @@ from sphinx.application import Sphinx
 from ..core.engine import Engine, relative_path
 from ..core.env import distribution_version
 from ..core.patterns import lazy_re
-from ..core.transform.anchors import PageSlugger
 from ..core.transform.blocks import (
     CALLOUTS,
     GROUPS,
@@ -25,11 +24,12 @@ from ..core.transform.blocks import (
     framed_image,
     step,
 )
-from ..core.transform.mdx import FenceMeta, code_group_parts
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext
     from ..core.model import Page, Section
+    from ..core.transform.anchors import PageSlugger
+    from ..core.transform.mdx import FenceMeta
 
 #: Repository-file links are written as ``miles-docs-pin://<source>/<blob|tree>/<path>`` and
 #: turned into permalinks at write time (in links, images and raw HTML), so moving the pin
@@ -253,6 +253,8 @@ class SphinxEngine(Engine):
         if design and c.name == "Tab":
             return c.wrap([f"{fence}{{tab-item}} {title or 'Tab'}"], inner, [fence])
         if design and c.name == "CodeGroup":
+            from ..core.transform.mdx import code_group_parts
+
             parts = code_group_parts(inner)
             if parts:
                 item = ind + "`" * fence_length([line for _, p in parts for line in p])

@@ -17,7 +17,7 @@ from miles_docs_plugin import hookimpl
 from miles_docs_plugin.core.config import ConfigKeys, FieldSpec
 from miles_docs_plugin.core.context import BuildContext
 from miles_docs_plugin.core.model import Page, PageTarget, Target
-from miles_docs_plugin.core.transform.markdown import LinkRef
+from miles_docs_plugin.core.transform.scanned import LinkRef
 
 STAMP_CLASS = "example-stamp"
 

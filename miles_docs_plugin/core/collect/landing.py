@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ..model import NavGroup, NavItem, NavLink, NavPage, Page, Section, name_title, nav_pages
 from ..patterns import lazy_re
 from ..transform.blocks import escape_inline
-from ..transform.markdown import escape_destination
+from ..transform.scanned import escape_destination
 
 if TYPE_CHECKING:
     from ..engine import Engine

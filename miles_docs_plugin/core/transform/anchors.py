@@ -14,7 +14,7 @@ from typing import Any
 
 from ..patterns import lazy_re
 from ..records import Record
-from .markdown import Heading, HtmlId
+from .scanned import Heading, HtmlId
 
 #: What GitHub drops from a slug: not a word character, CJK ideograph, ``-`` or space. Written
 #: as a lookahead, not as one class ``[^\w\u4e00-\u9fff\- ]``: the same matches (checked over

@@ -373,7 +373,7 @@ def _code(text: str) -> str:
 
 def card_head(c: Component) -> str:
     """A card's (or tile's, step's…) title line: bold, a link when it has ``href``."""
-    from .markdown import escape_destination
+    from .scanned import escape_destination
 
     title = c.title or c.attrs.get("label", "")
     href = c.attrs.get("href")
@@ -391,7 +391,7 @@ def card_body(c: Component) -> list[str]:
         inner = [c.indent + escape_inline(c.attrs["description"])]
     picture = c.attrs.get("img", "")
     if names_file(picture):  # as the link rules wrote it
-        from .markdown import escape_destination
+        from .scanned import escape_destination
 
         return [f"{c.indent}![]({escape_destination(picture, angle=False)})", "", *inner]
     return inner

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..env import distribution_version, user_folder
-from .markdown import SCANNER_VERSION, Heading, HtmlId, LinkRef, ScanResult
+from .scanned import SCANNER_VERSION, Heading, HtmlId, LinkRef, ScanResult
 
 T = TypeVar("T")
 Scanner = Callable[..., ScanResult]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from ..collect.includes import record_spans
 from ..patterns import lazy_re
 from .blocks import names_file
-from .markdown import LINK_ATTRS, rewrite, scan
+from .markdown import scan
 from .mdx import (
     code_lines,
     esm_blocks,
@@ -27,6 +27,7 @@ from .mdx import (
     strip_module_syntax,
     take_snippet_imports,
 )
+from .scanned import LINK_ATTRS, rewrite
 
 if TYPE_CHECKING:
     from ..context import BuildContext
