@@ -919,16 +919,32 @@ Back to [the section](#top) or [further](/other#second).
 
 <img src="/images/pic.png" />
 See [other](/other) under an image.
+
+<table>
+  <tr>
+    <th>Name</th>
+  </tr>
+  <tr>
+    <td>
+      See [a cell](/other#second) in a table.
+    </td>
+  </tr>
+</table>
+
+<ul>
+  <li>[an item](/other)</li>
+  <li>Plain</li>
+</ul>
 """
 
 
 @pytest.mark.parametrize("trust", ["", "    trust: full\n"], ids=["untrusted", "trusted"])
 def test_links_in_html_elements_of_mdx_are_rewritten(tmp_path: Path, cache_dir: Path,
                                                      trust: str) -> None:
-    """MDX reads the lines inside ``<p>``, ``<h3>``, ``<details>``… as Markdown (MDX has no
-    HTML blocks), and a one-line ``<p>…</p>``'s text too; CommonMark reads them as raw HTML,
-    so their links were left as written: broken under the mount. They are rewritten, and
-    the rest of the page is written as it was."""
+    """MDX reads the lines inside ``<p>``, ``<h3>``, ``<details>``, ``<td>``… as Markdown (MDX
+    has no HTML blocks, nor indented code), and a one-line ``<p>…</p>``'s or ``<li>…</li>``'s
+    text too; CommonMark reads them as raw HTML, so their links were left as written: broken
+    under the mount. They are rewritten, and the rest of the page is written as it was."""
     said = _build_section(tmp_path, {"docs/flow.mdx": FLOW, "docs/images/pic.png": PNG,
                                      "docs/other.mdx": SECOND}, trust)
     assert "closes nothing" not in said and "never closed" not in said

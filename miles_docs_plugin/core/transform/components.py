@@ -61,8 +61,6 @@ if TYPE_CHECKING:
     from .scanned import ScanResult
 
 
-
-
 class LinePattern:
     """``re.compile(f"(?m)^(?:{at_line_start})|{anywhere}")``, searched for faster.
 
@@ -114,6 +112,11 @@ BLOCK_HTML = {"div"}
 FLOW_HTML = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "aside",
                        "header", "footer", "main", "nav", "center", "blockquote", "details",
                        "summary", "figure", "figcaption"})
+#: On a host that reads MDX itself (Mintlify), which gets the page back as it was written with
+#: only its links rewritten, the content of tables and lists is scanned as MDX reads it too:
+#: ``<td>`` alone on its line, then ``[a link](/page)``, is a link there.
+NATIVE_FLOW_HTML = FLOW_HTML | {"table", "thead", "tbody", "tfoot", "tr", "th", "td", "caption",
+                                "ul", "ol", "li", "dl", "dt", "dd"}
 #: Text with what Markdown may read in it (a link, emphasis, code, an escape).
 MARKDOWN_TEXT_RE = lazy_re(r"[\[*_`\\!~]")
 #: An HTML tag (taken out of a line before it is looked at for Markdown).
@@ -134,6 +137,8 @@ CLOSINGS_ONLY_RE = lazy_re(r"[ \t]*(?:</[A-Za-z][\w.:-]*>[ \t]*)+")
 #: A line that opens one of them (an MDX page with one has blocks to find).
 FLOW_HTML_RE = LinePattern(r"[ \t]*<(?:" + "|".join(sorted(FLOW_HTML, key=len, reverse=True))
                            + r")(?=[\s>])")
+NATIVE_FLOW_HTML_RE = LinePattern(r"[ \t]*<(?:" + "|".join(sorted(NATIVE_FLOW_HTML, key=len,
+                                                                reverse=True)) + r")(?=[\s>])")
 #: Where a component stood, once its tags are neutralized: positions that survive edits of
 #: other plugins (``mdp_prepare_page``) between preparation and rendering.
 MARK_RE = lazy_re(r"<!--(?P<close>/)?mdp:(?P<n>\d+)(?::(?P<kind>[a-z]))?-->")
@@ -279,8 +284,8 @@ def _is_h1(line: str) -> bool:
     return rest[:1] == "#" and (rest[1:2] in ("", " ", "\t") or rest[1:] == "\n")
 
 
-def _is_block_name(name: str) -> bool:
-    return name[:1].isupper() or name in BLOCK_HTML or name in FLOW_HTML
+def _is_block_name(name: str, flow: frozenset[str] = FLOW_HTML) -> bool:
+    return name[:1].isupper() or name in BLOCK_HTML or name in flow
 
 
 def _reported(name: str) -> bool:
@@ -289,13 +294,16 @@ def _reported(name: str) -> bool:
     return name[:1].isupper() or name in BLOCK_HTML
 
 
-def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tuple[int, str]]]:
+def find_blocks(lines: list[str], code: set[int], flow: frozenset[str] = FLOW_HTML,
+                ) -> tuple[list[Block], list[tuple[int, str]]]:
     """Nest component blocks; returns (top-level blocks, problems as (line, message)).
 
     A block starts on a line that begins with a JSX opening tag (which may span lines) of a
     component (a capitalised name, or a ``<div>`` alone on its line) and ends on the line whose
     closing tag matches it; content may stand on the tag lines (``<Note>text</Note>``,
     ``text</Note>``). Inline components (``<Badge>``, ``<Link>``…) inside text are not blocks.
+    ``flow``: the HTML elements whose content is Markdown (:data:`FLOW_HTML`,
+    :data:`NATIVE_FLOW_HTML`).
     """
     top: list[Block] = []
     stack: list[Block] = []
@@ -323,7 +331,7 @@ def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tup
             if depth <= 0:
                 names = CLOSING_HTML_RE.findall(text)
                 if CLOSINGS_ONLY_RE.fullmatch(text):
-                    return all(map(_is_block_name, names))
+                    return all(_is_block_name(closed, flow) for closed in names)
                 return depth == 0 and text.rstrip().endswith(f"</{name}>")
         return False
 
@@ -361,7 +369,7 @@ def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tup
             pos = len(indent)
             while pos < len(line) and line.startswith("</", pos):
                 tag = read_tag(line, pos)
-                if tag is None or not _is_block_name(tag.name):
+                if tag is None or not _is_block_name(tag.name, flow):
                     break
                 tags.append(tag)
                 pos = tag.end
@@ -383,14 +391,14 @@ def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tup
                 chunk.append(lines[k])
             text = "\n".join(chunk)
             tag = read_tag(text, len(indent))
-            if tag is not None and not tag.closing and _is_block_name(tag.name):
+            if tag is not None and not tag.closing and _is_block_name(tag.name, flow):
                 consumed = text[:tag.end]
                 j = i + consumed.count("\n")
                 rest = text[tag.end:].split("\n", 1)[0]
                 name = tag.name
                 lowercase = not name[:1].isupper()
                 inline_use = (name in INLINE or lowercase) and (rest.strip() or tag.self_closing)
-                if name in FLOW_HTML and not tag.self_closing:
+                if name in flow and not tag.self_closing:
                     # an element alone on its lines (closed further down), or whole on one
                     # line (nothing of its own kind inside): its content is Markdown; else it
                     # stays HTML
@@ -411,7 +419,7 @@ def find_blocks(lines: list[str], code: set[int]) -> tuple[list[Block], list[tup
                     attrs = {k: v for k, v in tag.attrs.items()
                              if k not in tag.expressions or k not in IMAGE_ATTRS}
                     block = Block(name, attrs, indent, i, j, open_end=j,
-                                  html=html_tag(tag) if name in FLOW_HTML else "")
+                                  html=html_tag(tag) if name in flow else "")
                     (stack[-1].children if stack else top).append(block)
                     if tag.self_closing:
                         block.inline = rest.strip()
@@ -953,23 +961,24 @@ def _report_unknown(page: Page, found: list[Block], base: int) -> None:
 
 def prepare_page(page: Page, ctx: BuildContext) -> None:
     body = page.content[page.body_start:]
+    native = ctx.engine.reads_mdx  # Mintlify: only what the link rules need (every page MDX)
     # Each pattern only where the text it needs is there at all: a multi-line search tries
     # every position of the page, and most pages have none of these.
     has_components = "<" in body and HAS_COMPONENT_RE.search(body) is not None
     mdx_syntax = ("/*" in body or "<div" in body or "\nimport" in body or "\nexport" in body
                   or body.startswith(("import", "export"))) and \
         HAS_MDX_RE.search(body) is not None
-    if not has_components and (mdx_syntax or page.path.endswith(".mdx")) and "<" in body:
+    if not has_components and (mdx_syntax or native or page.path.endswith(".mdx")) and \
+            "<" in body:
         # an MDX page's HTML elements: their content is Markdown (FLOW_HTML); a tag alone
         # on its line with text under it (open_html_lines)
-        has_components = FLOW_HTML_RE.search(body) is not None or \
-            OPEN_HTML_RE.search(body) is not None
+        has_components = (NATIVE_FLOW_HTML_RE if native else FLOW_HTML_RE).search(body) \
+            is not None or OPEN_HTML_RE.search(body) is not None
     has_mermaid = "mermaid" in body and MERMAID_RE.search(body) is not None
     front_title = page.title if "title" in page.meta else None
     needs_title = bool(front_title) or ctx.engine.needs_h1
     strip_ids = not ctx.engine.heading_attrs and "{#" in body
     features = ctx.engine.features
-    native = ctx.engine.reads_mdx  # Mintlify: only what the link rules need
     block_marks = "!!!" in body or "???" in body or "===" in body
     if ctx.engine.mkdocs_blocks:
         # for the link scan, which reads the content of MkDocs blocks as this engine does
@@ -1109,7 +1118,7 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
 
     found: list[Block] = []
     if has_components:
-        blocks, problems = find_blocks(lines, code)
+        blocks, problems = find_blocks(lines, code, NATIVE_FLOW_HTML if native else FLOW_HTML)
         for line, message in problems:
             ctx.report(section, page.path, line + 1 + page.body_line, "component", message)
         if blocks:
