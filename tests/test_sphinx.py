@@ -262,3 +262,24 @@ def test_repository_links_in_raw_html_and_images_name_the_pin(tmp_path: Path,
         assert "miles-docs-pin" not in page
         assert page.count(f'href="{web}/{commit}/README.md"') == 2, page
         assert page.count(f'src="{web}/{commit}/logo.png"') == 2, page
+
+
+def test_images_whose_names_need_encoding_are_found(tmp_path: Path, cache_dir: Path) -> None:
+    """MyST hands Sphinx an image's destination percent-encoded (``my%20pic.png``), and
+    Sphinx looked for a file of that name: a name with a space or a non-ASCII letter was a
+    missing picture and a warning (an error with ``-W``). Written as the upstream wrote it
+    (encoded, or in angle brackets, or as it is), each is published and shown."""
+    png = b"\x89PNG\r\n\x1a\n" + bytes(64)
+    upstream = tmp_path / "upstream"
+    commit = make_repo(upstream, {
+        "docs/index.md": ("# Home\n\n![a](images/my%20pic.png) ![b](<images/my pic.png>)\n\n"
+                          "![c](images/café.png)\n"),
+        "docs/images/my pic.png": png, "docs/images/café.png": png})
+    host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), commit)
+    result = host.build()  # strict: a missing image fails it
+    assert result.returncode == 0, result.output
+    page = (host.out / "diffusion" / "index.html").read_text()
+    assert page.count('src="../_images/my%20pic.png"') == 2, page
+    assert 'src="../_images/caf%C3%A9.png"' in page, page
+    assert (host.out / "_images" / "my pic.png").read_bytes() == png
+    assert (host.out / "_images" / "café.png").read_bytes() == png

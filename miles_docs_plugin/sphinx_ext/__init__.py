@@ -45,6 +45,7 @@ from .events import (
     RawIdDomain,
     on_build_finished,
     on_config_inited_static,
+    on_doctree_read_image_paths,
     on_doctree_read_orphans,
     on_doctree_read_placement,
     on_doctree_read_raw_ids,
@@ -73,6 +74,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", on_config_inited)
     app.connect("builder-inited", on_builder_inited)
     app.connect("doctree-read", on_doctree_read_placement, priority=400)
+    app.connect("doctree-read", on_doctree_read_image_paths, priority=400)
     app.connect("doctree-read", on_doctree_read_titles, priority=600)
     app.connect("doctree-read", on_doctree_read_raw_ids)
     app.add_domain(RawIdDomain)

@@ -1,8 +1,8 @@
 """The event handlers after ``builder-inited``; why each event and priority:
 
 - ``doctree-read`` (priority 400, before the toctree collector at 500): add the section to the
-  root document's toctree (``placement``); (priority 600, after the title collector): titles
-  from front matter, as MkDocs does.
+  root document's toctree (``placement``); (400, before the image collector) image file names;
+  (priority 600, after the title collector): titles from front matter, as MkDocs does.
 - ``html-page-context`` (priority 400, before sphinx-book-theme's buttons at 501): edit links
   of injected pages point upstream; provenance in the template context; the banner, added to
   the page body here (after the doctree was indexed for search, and at write time, so a moved
@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from docutils import nodes
 from sphinx import addnodes
@@ -59,6 +60,29 @@ def on_doctree_read_placement(app: Sphinx, doctree: nodes.document) -> None:
         else:
             tc["entries"].append(entry)
             tc["includefiles"].append(index_doc)
+
+
+def on_doctree_read_image_paths(app: Sphinx, doctree: nodes.document) -> None:
+    """Give Sphinx the file name of an injected page's image, not its URL.
+
+    MyST hands Sphinx an image's destination as markdown-it normalises it, percent-encoded
+    (``![a](<images/my pic.png>)`` becomes ``images/my%20pic.png``; ``café.png``,
+    ``caf%C3%A9.png``), and Sphinx looks for a file of that name: the picture was missing, with
+    a warning, where MkDocs, Mintlify and browsers show it. An encoded local image whose file
+    exists only decoded gets the decoded name, before the image collector (priority 500) reads
+    it.
+    """
+    docname = app.env.docname
+    if docname not in get_state(app).pages:
+        return
+    for node in doctree.findall(nodes.image):
+        uri = node.get("uri", "")
+        if "%" not in uri or "://" in uri or uri.startswith(("data:", f"{PIN_SCHEME}:")):
+            continue
+        decoded = unquote(uri)
+        if not Path(app.env.relfn2path(uri, docname)[1]).exists() and \
+                Path(app.env.relfn2path(decoded, docname)[1]).is_file():
+            node["uri"] = decoded
 
 
 RAW_ID_RE = lazy_re(  # only for pages with raw HTML
