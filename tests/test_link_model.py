@@ -341,7 +341,7 @@ def test_markdown_in_html_elements_of_mdx_is_rendered(tmp_path: Path, cache_dir:
     Markdown (and a one-line ``<p>…</p>``'s text); CommonMark and Python-Markdown read raw
     HTML, so the links showed as ``[text](/url)`` and were never rewritten. The element is
     kept around its content (with md_in_html in MkDocs; a ``<p>`` goes in Sphinx, its
-    content being a paragraph already)."""
+    content being a paragraph already), in a list item too."""
     upstream = tmp_path / "up"
     commit = make_repo(upstream, {
         "docs/docs.json": '{"navigation": {"pages": ["index", "other"]}}',
@@ -352,6 +352,8 @@ def test_markdown_in_html_elements_of_mdx_is_rendered(tmp_path: Path, cache_dir:
             "<details>\n<summary>More</summary>\n\n- an [item](/other)\n</details>\n\n"
             '<p align="center">Centered [link](/other) here.</p>\n\n'
             "<div>\n<p>raw text\n</p>\n</div>\n\n"
+            "- An item\n  <p>See [in an item](/other) here.</p>\n"
+            '- Second\n  <p align="right">\n    Aligned [in a second item](/other).\n  </p>\n\n'
             "Back to [the heading](#seen).\n"),
         "docs/other.mdx": "---\ntitle: Other\n---\n\n## Second\n\nText.\n"})
     host = make_host(engine, tmp_path / "host", upstream.as_uri(), commit)
@@ -360,7 +362,7 @@ def test_markdown_in_html_elements_of_mdx_is_rendered(tmp_path: Path, cache_dir:
     page = (host.out / host.page_file("index.md")).read_text()
     other = "other/" if engine == "mkdocs" else "other.html"
     assert "](/other" not in page and "[the other page]" not in page
-    for text in ("the other page", "second", "item", "link"):
+    for text in ("the other page", "second", "item", "link", "in an item", "in a second item"):
         assert re.search(rf'<a [^>]*href="{re.escape(other)}(#second)?"[^>]*>(<span[^>]*>)?'
                          rf"{text}<", page), text
     assert re.search(r"<code[^>]*>(<span[^>]*>)?code<", page)

@@ -806,9 +806,12 @@ def render(lines: list[str], blocks: list[Block], page: Page, ctx: BuildContext,
         numbered.append((block, counts[block.name]))
     for block, index in reversed(numbered):
         before = len(lines)
-        # an HTML element indented past its parent is in HTML (a table's cell) or a list
-        # item: there it stays HTML, with what is in it
-        in_html = raw or (bool(block.html) and len(block.indent) > len(indent))
+        # an HTML element indented past its parent is in HTML (a table's cell): there it
+        # stays HTML, with what is in it; so does one in a list item, where Python-Markdown
+        # reads it as inline HTML in the item's paragraph, and its Markdown with it
+        # (CommonMark engines read it as an HTML block: it is written as at the top level)
+        in_html = raw or (bool(block.html) and len(block.indent) > len(indent) and (
+            "md_in_html" in ctx.engine.features or not in_list_item(lines, block.start)))
         render(lines, block.children, page, ctx, block.name, indent=block.indent, raw=in_html)
         end = block.end + len(lines) - before  # children may have grown
         opening = lines[block.start]
@@ -868,6 +871,26 @@ def render(lines: list[str], blocks: list[Block], page: Page, ctx: BuildContext,
         if anchor:  # a component id (``#param-x``, an Update's label): kept before it
             new = [block.indent + anchor.group(0).strip(), "", *new]
         lines[block.start:end + 1] = _fit(new, end - block.start + 1)
+
+
+#: A list item's marker, and the white space after it.
+LIST_MARKER_RE = lazy_re(r"[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]+|$)")
+#: How far up :func:`in_list_item` looks for the item a line belongs to.
+MAX_ITEM_LINES = 200
+
+
+def in_list_item(lines: list[str], at: int) -> bool:
+    """Whether line ``at`` (indented) is the content of a list item: the first line above it
+    that is indented less is the item's marker line, whose content starts at or before it."""
+    width = len(lines[at]) - len(lines[at].lstrip())
+    for k in range(at - 1, max(-1, at - MAX_ITEM_LINES), -1):
+        line = lines[k]
+        if not line.strip():
+            continue
+        if len(line) - len(line.lstrip()) < width:
+            m = LIST_MARKER_RE.match(line)
+            return m is not None and len(m.group(0).expandtabs(4)) <= width
+    return False
 
 
 #: Mintlify's ``<Callout type>`` values and the callout each one is.
