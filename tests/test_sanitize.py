@@ -61,6 +61,8 @@ def test_the_quick_look_finds_what_the_single_pattern_found(fragment: str) -> No
     '<a href=" \x01JaVa\tScRiPt\n:alert(17)">x</a>',
     '<a href=vbscript:x>x</a>', '<a href="file:///etc/passwd">x</a>',
     '<iframe srcdoc="&lt;script&gt;"></iframe>',
+    # an SVG picture is a document in a frame, and runs its scripts there
+    '<iframe src="data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+"></iframe>',
     '<a href="javascript&colon;alert(18)">x</a>',
     "<linK rel=stylesheet href=x>",  # KELVIN SIGN: lower-cased to k, as the parser reads it
     '<svg><a><animate attributeName="href" values="https://x;javascript:alert(19)"/></a></svg>',

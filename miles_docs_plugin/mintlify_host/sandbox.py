@@ -36,7 +36,7 @@ from typing import Any
 import yaml
 
 from ..core.section.sandbox import tagless
-from ..core.section.sanitize import DROP_ATTRS, URL_ATTRS, unsafe_url
+from ..core.section.sanitize import DOCUMENT_TAGS, DROP_ATTRS, URL_ATTRS, unsafe_url
 from ..core.transform.blocks import KNOWN
 from ..core.transform.mdx import (
     CODE_SPAN_RE,
@@ -200,11 +200,12 @@ def _tag(text: str, at: int, line: int, found: _Findings,
         value: str | None = None
         raw_end = j
         k = j
-        while k < len(text) and text[k] in " \t":
+        # JSX allows any white space around "=", line breaks too (``src\n="…"``)
+        while k < len(text) and text[k] in " \t\r\n":
             k += 1
         if k < len(text) and text[k] == "=":
             k += 1
-            while k < len(text) and text[k] in " \t":
+            while k < len(text) and text[k] in " \t\r\n":
                 k += 1
             if k < len(text) and text[k] in "\"'":
                 close = text.find(text[k], k + 1)
@@ -234,8 +235,9 @@ def _tag(text: str, at: int, line: int, found: _Findings,
         elif low in REMOVED_ATTRS:
             found.add(line, f"{attr} attribute of <{name}> removed")
             changed = True
-        elif value is not None and unsafe_url(value, "src" if low in ("src", "poster") else
-                                             "href") and (low in URL_ATTRS or ":" in value):
+        elif value is not None and unsafe_url(value, "src" if low in ("src", "poster") and
+                                             name.lower() not in DOCUMENT_TAGS else "href") \
+                and (low in URL_ATTRS or ":" in value):
             found.add(line, f"unsafe URL {value[:40]!r} in the {attr} attribute of <{name}> "
                       "made inert")
             parts.append(f' {attr}="#"')

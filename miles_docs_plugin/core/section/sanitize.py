@@ -35,8 +35,11 @@ URL_ATTRS = frozenset({
     "cite", "longdesc", "usemap", "codebase", "classid", "profile", "manifest", "icon",
     "lowsrc", "dynsrc", "ping", "archive", "xml:base", "srcset", "imagesrcset",
 })
-#: Where ``data:image/...`` is an image, not a document.
+#: Where ``data:image/...`` is an image, not a document...
 IMAGE_ATTRS = frozenset({"src", "poster", "srcset", "background", "lowsrc"})
+#: ...except in these elements, whose source is a document: a ``data:image/svg+xml`` one runs
+#: its scripts there.
+DOCUMENT_TAGS = frozenset({"iframe", "frame", "object", "embed"})
 UNSAFE_SCHEMES = ("javascript", "vbscript", "data", "file")
 #: Elements removed with their content.
 DROP_WITH_CONTENT = frozenset({"script", "style"})
@@ -162,7 +165,8 @@ class _Sanitizer(HTMLParser):
                 continue
             if value is not None:
                 scheme = url_scheme(value)
-                if scheme in UNSAFE_SCHEMES and (name not in URL_ATTRS or unsafe_url(value, name)):
+                if scheme in UNSAFE_SCHEMES and (name not in URL_ATTRS or unsafe_url(
+                        value, "href" if tag in DOCUMENT_TAGS else name)):
                     self.s.removed.append(Removed(f"{scheme}: URL in {name} of <{tag}>",
                                                   value.strip()[:40]))
                     if name not in URL_ATTRS:
