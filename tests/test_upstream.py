@@ -349,3 +349,22 @@ def test_an_openapi_page_finds_the_spec_docs_json_names_in_object_form(tmp_path:
     assert run.returncode == 0, run.output
     page = (host.out / host.page_file("get-thing.md")).read_text("utf-8")
     assert "Every thing." in page and "not in the pinned" not in page
+
+
+def test_a_broken_navigation_is_reported_under_its_file_once(tmp_path: Path) -> None:
+    """The diagnostic names the file; its message used to name it again
+    ("docs/docs.json: docs.json: …")."""
+    from support import write
+
+    from miles_docs_plugin.core.engine import Engine
+    from miles_docs_plugin.core.pipeline import build
+
+    wc = tmp_path / "wc"
+    write(wc / "docs" / "index.md", "# Home\n")
+    write(wc / "docs" / "docs.json", '{"navigation": {"pages": [5]}}\n')
+    config = parse_config({"sources": [{"name": "s", "repo": "https://github.com/o/r.git",
+                                        "local": str(wc)}]}, base_dir=tmp_path, env={})
+    result = build(config, Engine(), use_scan_cache=False)
+    said = [d.format() for d in result.diagnostics if d.code == "upstream"]
+    assert said == ["[s] docs/docs.json: page entry 5 must be a path or a group; the folder "
+                    "tree is used"], said

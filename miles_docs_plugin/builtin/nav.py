@@ -186,7 +186,10 @@ def mdp_collect_diagnostics(section: Section, ctx: BuildContext) -> list[Diagnos
     upstream = section.upstream
     if upstream is not None:
         where = section.repo_path(upstream.file)
-        found += [Diagnostic(section.source.name, where, None, "upstream", message,
+        # a note names its file ("docs.json: …"), which the diagnostic names already
+        named = (f"{upstream.file}: ", f"{posixpath.basename(where)}: ")
+        found += [Diagnostic(section.source.name, where, None, "upstream",
+                             message.removeprefix(named[0]).removeprefix(named[1]),
                              Severity.WARNING if problem else Severity.INFO)
                   for message, problem in upstream.notes]
     if not uses_listed_nav(section):
