@@ -1004,3 +1004,20 @@ def test_component_icons_and_pictures_are_published_under_the_mount(
     assert (out / "icons.mdx").read_text() == expected
     assert (out / "images" / "i.svg").is_file() and (out / "images" / "c.png").is_file()
     assert broken_links(tmp_path / "out", tmp_path / "home", anchors=True) == {}
+
+
+def test_a_page_with_mixed_line_endings_keeps_every_line(tmp_path: Path,
+                                                         cache_dir: Path) -> None:
+    """A CRLF page with a bare LF inside a tag (a file edited on two systems): the steps split
+    it at CRLF, the tag's lines were counted at LF, and writing the tag back took the next
+    line's place: ``<tr>`` and a line of the note were lost, and no link was rewritten. Its
+    line endings are made uniform (as most of its lines end); nothing else changes."""
+    page = ('---\r\ntitle: Mixed\r\n---\r\n\r\n<table\n  className="x">\r\n  <tr>\r\n'
+            "    <td>[a](/other)</td>\r\n  </tr>\r\n</table>\r\n\r\n<Note\n  title=\"T\">\r\n"
+            "Line one [b](/other)\r\nLine two\r\n</Note>\r\n")
+    said = _build_section(tmp_path, {"docs/mixed.mdx": page.encode(),
+                                     "docs/other.mdx": SECOND}, "")
+    assert "never closed" not in said and "closes nothing" not in said
+    out = (tmp_path / "out" / "diffusion" / "mixed.mdx").read_bytes().decode()
+    assert out == page.replace("\r\n", "\n").replace("\n", "\r\n").replace(
+        "](/other", "](/diffusion/other")

@@ -219,6 +219,20 @@ def name_problem(path: str) -> str | None:
     return None
 
 
+def uniform_line_endings(text: str) -> str:
+    """``text`` with every line ending as most of its lines end, where they differ (a file
+    edited on two systems: CRLF lines and a few bare LF or CR ones). The engines read the
+    three alike; each step of a build splits a page at one kind, and a stray one would join
+    two lines there (and a tag spanning them would take the next line's place)."""
+    crlf = text.count("\r\n")
+    bare_lf = text.count("\n") - crlf
+    bare_cr = text.count("\r") - crlf
+    if not bare_cr and not (crlf and bare_lf):
+        return text  # one kind throughout
+    newline = "\r\n" if crlf >= bare_lf + bare_cr else "\n"
+    return re.sub(r"\r\n|\r|\n", newline, text)
+
+
 def page_dest(path: str) -> str:
     root, ext = posixpath.splitext(path)
     return root + ".md" if ext.lower() in PAGE_SUFFIXES else path
@@ -284,6 +298,8 @@ def collect(checkout: Checkout, ctx_report: Any, *, max_page_bytes: int) -> Sect
             text = data.decode("utf-8", errors="replace")
         if text.startswith("\ufeff"):
             text = text[1:]
+        if "\r" in text:
+            text = uniform_line_endings(text)
         try:
             meta, body_start, body_line = parse_front_matter(text)
         except FrontMatterError as exc:
