@@ -525,3 +525,27 @@ def test_a_plugin_renders_a_component(tmp_path: Path, cache_dir: Path) -> None:
     assert before == "# Home\n\n> **Note**\n> A note.\n\n\n> **Tip**\n> A tip.\n\n"
     # the Note is the plugin's; the Tip, which it leaves, is the engine's, as without it
     assert content == "# Home\n\nNOTE in index.md: A note.\n\n\n\n> **Tip**\n> A tip.\n\n"
+
+
+def test_names_plugins_imported_from_where_they_moved_from_still_import() -> None:
+    """The components step moved out of the built-in (loaded on first use) and the scan's
+    records and writer out of the scanner: a plugin that imports them from where they were
+    still gets them."""
+    from miles_docs_plugin.builtin.components import find_blocks, parse_attrs
+    from miles_docs_plugin.core.transform import components, scanned
+    from miles_docs_plugin.core.transform.markdown import (
+        LINK_ATTRS,
+        SCANNER_VERSION,
+        LinkRef,
+        escape_destination,
+        rewrite,
+    )
+
+    assert (find_blocks, parse_attrs) == (components.find_blocks, components.parse_attrs)
+    assert (LINK_ATTRS, SCANNER_VERSION, LinkRef, escape_destination, rewrite) == (
+        scanned.LINK_ATTRS, scanned.SCANNER_VERSION, scanned.LinkRef,
+        scanned.escape_destination, scanned.rewrite)
+    with pytest.raises(AttributeError):
+        from miles_docs_plugin.builtin import components as builtin
+
+        builtin.__wrapped__  # noqa: B018 (an attribute no module has)

@@ -9,7 +9,7 @@ only for the pages it transforms.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
 from ..core.errors import Diagnostic, Severity
@@ -78,3 +78,13 @@ def mdp_collect_diagnostics(section: Section, ctx: BuildContext) -> list[Diagnos
         out.append(Diagnostic(section.source.name, section.repo_path(path), line, "component",
                               f"unknown component <{name}>; {what}{uses}", Severity.WARNING))
     return out or None
+
+
+def __getattr__(name: str) -> Any:
+    """The components step's names (``find_blocks``, ``parse_attrs``…), for plugins written
+    when they lived here: loaded on first use."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    from ..core.transform import components
+
+    return getattr(components, name)

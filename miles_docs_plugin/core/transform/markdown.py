@@ -37,7 +37,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..patterns import lazy_re
 from ..section.sanitize import URL_ATTRS as SANITIZED_URL_ATTRS
-from .scanned import Heading, HtmlId, LinkRef, ScanResult
+from .scanned import LINK_ATTRS as LINK_ATTRS  # (the "as": where plugins took them from)
+from .scanned import SCANNER_VERSION as SCANNER_VERSION
+from .scanned import Heading as Heading
+from .scanned import HtmlId as HtmlId
+from .scanned import LinkRef as LinkRef
+from .scanned import ScanResult as ScanResult
+from .scanned import escape_destination as escape_destination
+from .scanned import rewrite as rewrite
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
