@@ -433,7 +433,10 @@ def _fence_lines(content: str) -> Iterator[tuple[int, str, str, str, int]]:
     marker, info, line end). The markers are searched for, not every line matched."""
     pos = 0
     marks = [pattern.finditer(content) for mark, pattern in FENCE_MARK_RES if mark in content]
-    for m in sorted(itertools.chain(*marks), key=lambda m: m.start()):
+    # one kind (most pages): in page order as found; both: put in page order
+    found = marks[0] if len(marks) == 1 else sorted(itertools.chain(*marks),
+                                                    key=lambda m: m.start())
+    for m in found:
         if m.start() < pos:
             continue  # a second marker on a line already seen
         start = content.rfind("\n", 0, m.start()) + 1
