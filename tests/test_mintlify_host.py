@@ -943,6 +943,14 @@ See [other](/other) under an image.
   <li>[an item](/other)</li>
   <li>Plain</li>
 </ul>
+
+<table><tr><td>[a cell](/other)</td><td>plain</td></tr></table>
+
+<ul>
+  <li>[one](/other)</li><li>[two](/other#second)</li>
+</ul>
+
+<p>An <img alt="[not](a link)" src="/images/pic.png" /> picture.</p>
 """
 
 
@@ -951,8 +959,9 @@ def test_links_in_html_elements_of_mdx_are_rewritten(tmp_path: Path, cache_dir: 
                                                      trust: str) -> None:
     """MDX reads the lines inside ``<p>``, ``<h3>``, ``<details>``, ``<td>``… as Markdown (MDX
     has no HTML blocks, nor indented code), and a one-line ``<p>…</p>``'s or ``<li>…</li>``'s
-    text too; CommonMark reads them as raw HTML, so their links were left as written: broken
-    under the mount. They are rewritten, and the rest of the page is written as it was."""
+    text too, and the text between tags on one line (``<tr><td>[a](/x)</td>…``); CommonMark
+    reads them as raw HTML, so their links were left as written: broken under the mount.
+    They are rewritten, and the rest of the page is written as it was."""
     said = _build_section(tmp_path, {"docs/flow.mdx": FLOW, "docs/images/pic.png": PNG,
                                      "docs/other.mdx": SECOND}, trust)
     assert "closes nothing" not in said and "never closed" not in said

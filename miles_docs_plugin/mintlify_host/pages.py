@@ -21,7 +21,7 @@ from ..core.transform.blocks import (
     image_attrs,
     read_image_links,
 )
-from ..core.transform.mdx import JOINED_TAGS, read_tag
+from ..core.transform.mdx import HTML_MARKDOWN_LINES, JOINED_TAGS, OPENER, read_tag
 from ..core.transform.openapi import append_reference
 from ..core.transform.snippets import inline_page_snippets, trusted_imports
 from .mdx import code_structure, fence_indented, valid_mdx
@@ -85,6 +85,12 @@ class MintlifyPages:
             ctx.report(section, page.path, None, "component",
                        "components could not be restored; they are written as plain Markdown")
             return
+        for i in page.extra.pop(HTML_MARKDOWN_LINES, None) or []:
+            # the opener the components plugin put before the line's first tag (first: a
+            # one-line element's content is read back from its line below)
+            at = len(lines[i]) - len(lines[i].lstrip())
+            if lines[i].startswith(OPENER, at):
+                lines[i] = lines[i][:at] + lines[i][at + len(OPENER):]
         tags: dict[int, str] = {}
 
         def visit(block: Block) -> None:

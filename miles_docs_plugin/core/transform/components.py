@@ -40,7 +40,9 @@ from .blocks import (
     read_image_links,
 )
 from .mdx import (
+    HTML_MARKDOWN_LINES,
     JOINED_TAGS,
+    OPENER,
     Tag,
     code_lines,
     fence_meta,
@@ -693,6 +695,31 @@ def open_html_lines(lines: list[str], code: set[int], skip: set[int]) -> list[in
     return changed[::-1]
 
 
+#: A line that starts with an HTML tag and has Markdown link syntax further on (roughly).
+HTML_MARKDOWN_RE = LinePattern(r"[ \t]*</?[A-Za-z][^\n]*\][(\[]")
+
+
+def html_markdown_lines(lines: list[str], code: set[int], skip: set[int]) -> list[int]:
+    """For an engine that reads MDX itself: lines of an MDX page that start with an HTML tag
+    and hold Markdown links in the text between their tags (a table on one line,
+    ``<tr><td>[a](/x)</td><td>[b](/y)</td></tr>``, ``</li><li>[c](/z)``). MDX reads that
+    text as Markdown; CommonMark starts an HTML block at the tag, so the links went unseen
+    and were left as written. Each gets :data:`OPENER` before its first tag, so that the scan
+    reads a paragraph of inline HTML (its tags' ``href`` too); the engine takes it out again.
+    Returns the lines changed
+    (``skip``: lines not to)."""
+    changed = []
+    for i, line in enumerate(lines):
+        text = line.lstrip()
+        if i in code or i in skip or not text.startswith("<") or text.startswith("<!"):
+            continue
+        outside = TAG_RE.sub("", text)
+        if "](" in outside or "][" in outside:
+            lines[i] = line[:len(line) - len(text)] + OPENER + text
+            changed.append(i)
+    return changed
+
+
 def _html_img(tag: Tag) -> str:
     """A JSX tag as HTML (:func:`html_tag`); none for an image Tailwind's ``hidden`` class
     keeps out of the light theme (the dark one of a pair: ``hidden dark:block``), which a
@@ -1011,10 +1038,12 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
         "admonition" not in features or "mkdocstrings" not in features)
     mdx_syntax = mdx_syntax and not native
     across = native and "<" in body and ACROSS_LINES_RE.search(body) is not None
+    html_markdown = native and "<" in body and ("](" in body or "][" in body) and \
+        HTML_MARKDOWN_RE.search(body) is not None
     if not (has_components or has_mermaid or needs_title or strip_ids or mdx_syntax or dialect
-            or across):
+            or across or html_markdown):
         return
-    mdx = has_components or mdx_syntax or page.path.endswith(".mdx") or (
+    mdx = has_components or mdx_syntax or html_markdown or page.path.endswith(".mdx") or (
         dialect and "admonition" not in features)
     # MDX pages find their fences and title heading line by line below (MDX has no indented
     # code and no HTML blocks); the others take them from a block-level parse, or, when only
@@ -1163,6 +1192,12 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
     if joined:
         page.extra[JOINED_TAGS] = joined
         changed = True
+    if html_markdown:
+        opened = html_markdown_lines(lines, code, {k for first, last in joined
+                                                   for k in range(first, last + 1)})
+        if opened:
+            page.extra[HTML_MARKDOWN_LINES] = opened
+            changed = True
 
     title = (front_title or _mkdocs_title(page, section, ctx)) if needs_title and not has_h1 \
         else None

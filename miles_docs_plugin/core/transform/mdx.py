@@ -186,6 +186,11 @@ def code_lines(found: list[Fence]) -> set[int]:
 #: ``page.extra`` key: the (first, last) body lines of the tags that the components plugin
 #: wrote on one line for the link scan, for an engine that reads MDX itself to write back.
 JOINED_TAGS = "joined_tags"
+#: ``page.extra`` key: the body lines that start with an HTML tag and hold Markdown, which the
+#: components plugin opened with :data:`OPENER` for the link scan (``html_markdown_lines``).
+HTML_MARKDOWN_LINES = "mdx_html_markdown_lines"
+#: Text before a line's first tag (an entity), which makes CommonMark read a paragraph.
+OPENER = "&#8203;"
 
 
 class Tag(Record):
