@@ -65,6 +65,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("myst_parser")
     # MyST with the sandbox for pages of untrusted sources (see .sandbox)
     app.add_source_parser(SandboxedMystParser, override=True)
+    # image file names first, then the sandbox, before the collectors (see .events)
+    app.connect("doctree-read", on_doctree_read_image_paths, priority=90)
     app.connect("doctree-read", sandbox_doctree_read, priority=100)  # before the collectors
     app.add_css_file(BANNER_CSS.name)
     app.connect("config-inited", on_config_inited_static)
@@ -74,7 +76,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", on_config_inited)
     app.connect("builder-inited", on_builder_inited)
     app.connect("doctree-read", on_doctree_read_placement, priority=400)
-    app.connect("doctree-read", on_doctree_read_image_paths, priority=400)
     app.connect("doctree-read", on_doctree_read_titles, priority=600)
     app.connect("doctree-read", on_doctree_read_raw_ids)
     app.add_domain(RawIdDomain)

@@ -1,8 +1,9 @@
 """The event handlers after ``builder-inited``; why each event and priority:
 
-- ``doctree-read`` (priority 400, before the toctree collector at 500): add the section to the
-  root document's toctree (``placement``); (400, before the image collector) image file names;
-  (priority 600, after the title collector): titles from front matter, as MkDocs does.
+- ``doctree-read`` (priority 90, before the sandbox and the image collector): image file
+  names; (400, before the toctree collector at 500): add the section to the root document's
+  toctree (``placement``); (600, after the title collector): titles from front matter, as
+  MkDocs does.
 - ``html-page-context`` (priority 400, before sphinx-book-theme's buttons at 501): edit links
   of injected pages point upstream; provenance in the template context; the banner, added to
   the page body here (after the doctree was indexed for search, and at write time, so a moved
@@ -69,8 +70,9 @@ def on_doctree_read_image_paths(app: Sphinx, doctree: nodes.document) -> None:
     (``![a](<images/my pic.png>)`` becomes ``images/my%20pic.png``; ``café.png``,
     ``caf%C3%A9.png``), and Sphinx looks for a file of that name: the picture was missing, with
     a warning, where MkDocs, Mintlify and browsers show it. An encoded local image whose file
-    exists only decoded gets the decoded name, before the image collector (priority 500) reads
-    it.
+    exists only decoded gets the decoded name, before the sandbox (priority 100) checks that
+    it stays in the section and the image collector (500) reads it; a decoded name that would
+    climb out of its folder (``..%2F``) is left as it was.
     """
     docname = app.env.docname
     if docname not in get_state(app).pages:
@@ -80,6 +82,8 @@ def on_doctree_read_image_paths(app: Sphinx, doctree: nodes.document) -> None:
         if "%" not in uri or "://" in uri or uri.startswith(("data:", f"{PIN_SCHEME}:")):
             continue
         decoded = unquote(uri)
+        if decoded.startswith("/") or ".." in decoded.split("/") or "\\" in decoded:
+            continue
         if not Path(app.env.relfn2path(uri, docname)[1]).exists() and \
                 Path(app.env.relfn2path(decoded, docname)[1]).is_file():
             node["uri"] = decoded
