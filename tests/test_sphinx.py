@@ -274,6 +274,7 @@ def test_images_whose_names_need_encoding_are_found(tmp_path: Path, cache_dir: P
     commit = make_repo(upstream, {
         "docs/index.md": ("# Home\n\n![a](images/my%20pic.png) ![b](<images/my pic.png>)\n\n"
                           "![c](images/café.png)\n"),
+        "docs/sub/page.md": "# Page\n\n![d](../images/my%20pic.png)\n",
         "docs/images/my pic.png": png, "docs/images/café.png": png})
     host = make_host("sphinx", tmp_path / "host", upstream.as_uri(), commit)
     result = host.build()  # strict: a missing image fails it
@@ -281,5 +282,8 @@ def test_images_whose_names_need_encoding_are_found(tmp_path: Path, cache_dir: P
     page = (host.out / "diffusion" / "index.html").read_text()
     assert page.count('src="../_images/my%20pic.png"') == 2, page
     assert 'src="../_images/caf%C3%A9.png"' in page, page
+    # from a page in a folder of its own
+    page = (host.out / "diffusion" / "sub" / "page.html").read_text()
+    assert 'src="../../_images/my%20pic.png"' in page, page
     assert (host.out / "_images" / "my pic.png").read_bytes() == png
     assert (host.out / "_images" / "café.png").read_bytes() == png

@@ -71,8 +71,8 @@ def on_doctree_read_image_paths(app: Sphinx, doctree: nodes.document) -> None:
     ``caf%C3%A9.png``), and Sphinx looks for a file of that name: the picture was missing, with
     a warning, where MkDocs, Mintlify and browsers show it. An encoded local image whose file
     exists only decoded gets the decoded name, before the sandbox (priority 100) checks that
-    it stays in the section and the image collector (500) reads it; a decoded name that would
-    climb out of its folder (``..%2F``) is left as it was.
+    it stays in the section (``..%2F`` is ``../`` there) and the image collector (500) reads
+    it.
     """
     docname = app.env.docname
     if docname not in get_state(app).pages:
@@ -82,8 +82,6 @@ def on_doctree_read_image_paths(app: Sphinx, doctree: nodes.document) -> None:
         if "%" not in uri or "://" in uri or uri.startswith(("data:", f"{PIN_SCHEME}:")):
             continue
         decoded = unquote(uri)
-        if decoded.startswith("/") or ".." in decoded.split("/") or "\\" in decoded:
-            continue
         if not Path(app.env.relfn2path(uri, docname)[1]).exists() and \
                 Path(app.env.relfn2path(decoded, docname)[1]).is_file():
             node["uri"] = decoded
