@@ -951,6 +951,14 @@ See [other](/other) under an image.
 </ul>
 
 <p>An <img alt="[not](a link)" src="/images/pic.png" /> picture.</p>
+
+<div>{"[a string](/nowhere)"}</div>
+
+{/*
+<div>[commented out](/nowhere)</div>
+*/}
+
+    <div>[deep in](/other)</div>
 """
 
 
@@ -965,9 +973,15 @@ def test_links_in_html_elements_of_mdx_are_rewritten(tmp_path: Path, cache_dir: 
     said = _build_section(tmp_path, {"docs/flow.mdx": FLOW, "docs/images/pic.png": PNG,
                                      "docs/other.mdx": SECOND}, trust)
     assert "closes nothing" not in said and "never closed" not in said
+    assert "/nowhere" not in said  # a JavaScript string, a comment: no link to check
     page = (tmp_path / "out" / "diffusion" / "flow.mdx").read_text()
-    assert page == FLOW.replace("](/other", "](/diffusion/other").replace(
+    expected = FLOW.replace("](/other", "](/diffusion/other").replace(
         '"/images/', '"/diffusion/images/')
+    if not trust:  # the sandbox takes comments out, and writes a string as its text
+        expected = expected.replace("{/*\n<div>[commented out](/nowhere)</div>\n*/}",
+                                    "\n\n").replace('{"[a string](/nowhere)"}',
+                                                      "\\[a string\\](/nowhere)")
+    assert page == expected
     assert broken_links(tmp_path / "out", tmp_path / "home", anchors=True) == {}
 
 
@@ -1030,3 +1044,20 @@ def test_a_page_with_mixed_line_endings_keeps_every_line(tmp_path: Path,
     out = (tmp_path / "out" / "diffusion" / "mixed.mdx").read_bytes().decode()
     assert out == page.replace("\r\n", "\n").replace("\n", "\r\n").replace(
         "](/other", "](/diffusion/other")
+
+
+def test_unsafe_links_the_scan_does_not_see_are_made_inert_too(tmp_path: Path,
+                                                               cache_dir: Path) -> None:
+    """MDX reads a link in a line indented four spaces, or after a tag written over several
+    lines, where the link scan does not look: an untrusted page's ``javascript:`` there
+    stayed live. The sandbox makes every unsafe destination inert itself, and says where."""
+    page = ("---\ntitle: Deep\n---\n\nText.\n\n    [indented](javascript:steal(1))\n\n"
+            '<div\n  title="t">[after a tag](JavaScript\\:steal())</div>\n\n'
+            "[ref]: javascript:steal()\n\n`[code](javascript:kept)`\n")
+    said = _build_section(tmp_path, {"docs/deep.mdx": page, "docs/other.mdx": SECOND}, "")
+    out = (tmp_path / "out" / "diffusion" / "deep.mdx").read_text()
+    assert "    [indented](#)" in out and "[after a tag](#)" in out and "[ref]: #" in out
+    assert out.count("javascript:") == 1 and "`[code](javascript:kept)`" in out
+    assert "docs/deep.mdx:7: unsafe URL 'javascript:steal(1)'" in said
+    assert "docs/deep.mdx:10: unsafe URL" in said and "docs/deep.mdx:12: javascript:" in said
+

@@ -29,6 +29,7 @@ Code (fenced blocks and inline code spans) is never touched: MDX reads it as tex
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -44,6 +45,7 @@ from ..core.transform.mdx import (
     TEXT_STRING_RE,
     blank_comments,
     esm_blocks,
+    outside_code_spans,
     skip_braces,
     string_text,
 )
@@ -380,7 +382,37 @@ def sanitize_body(body: str, code: set[int]) -> tuple[str, list[tuple[int, str]]
         new = text.split(newline)
         lines[n:end] = new + [""] * (end - n - len(new))  # keep the line count
         done_until = end
+    for n, line in enumerate(lines):
+        if n not in code and ("](" in line or "]:" in line):
+            lines[n] = outside_code_spans(line, functools.partial(_inert_destinations, line=n,
+                                                                  found=found))
     return newline.join(lines), found.items
+
+
+#: A Markdown link's destination (``](dest``, ``](<dest>``) and a definition's
+#: (``[label]: dest``), as MDX reads them.
+DESTINATION_RES = (re.compile(r"\]\([ \t]*(<[^<>\n]*>|(?:[^\s()<]|\([^\s()]*\))+)"),
+                   re.compile(r"^[ \t]*\[[^\]\n]+\]:[ \t]*(<[^<>\n]*>|\S+)"))
+#: A backslash escape of Markdown (``javascript\:`` is ``javascript:``).
+ESCAPE_RE = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def _inert_destinations(text: str, line: int, found: _Findings) -> str:
+    """``text`` with every Markdown link destination that is an unsafe URL made ``#``.
+
+    The link rules make the links they find inert; a link the scan does not see as MDX does
+    (one in an indented line, after a tag written over several lines) would otherwise stay
+    live: this is the second fence."""
+    for pattern in DESTINATION_RES:
+        def inert(m: re.Match[str]) -> str:
+            dest = m.group(1)
+            if not unsafe_url(ESCAPE_RE.sub(r"\1", dest.strip("<>"))):
+                return m.group(0)
+            found.add(line, f"unsafe URL {dest[:40]!r} in a link made inert")
+            return m.group(0)[:m.start(1) - m.start(0)] + "#"
+
+        text = pattern.sub(inert, text)
+    return text
 
 
 def safe_front_matter(meta: Mapping[str, Any], lines: int) -> tuple[str, list[str]]:

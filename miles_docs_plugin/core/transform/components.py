@@ -44,12 +44,15 @@ from .mdx import (
     JOINED_TAGS,
     OPENER,
     Tag,
+    blank_comments,
     code_lines,
+    esm_blocks,
     fence_meta,
     fences,
     html_tag,
     outside_code_spans,
     read_tag,
+    skip_braces,
     string_expressions,
     strip_module_syntax,
 )
@@ -708,16 +711,38 @@ def html_markdown_lines(lines: list[str], code: set[int], skip: set[int]) -> lis
     reads a paragraph of inline HTML (its tags' ``href`` too); the engine takes it out again.
     Returns the lines changed
     (``skip``: lines not to)."""
+    view = list(lines)
+    blank_comments(view, code)  # a commented-out line holds no link
+    skip = skip | {n for first, end in esm_blocks(lines, code) for n in range(first, end)}
     changed = []
     for i, line in enumerate(lines):
-        text = line.lstrip()
+        text = view[i].lstrip()
         if i in code or i in skip or not text.startswith("<") or text.startswith("<!"):
             continue
-        outside = TAG_RE.sub("", text)
+        outside = TAG_RE.sub("", _without_expressions(text))
         if "](" in outside or "][" in outside:
-            lines[i] = line[:len(line) - len(text)] + OPENER + text
+            text = line.lstrip()
+            indent = line[:len(line) - len(text)]
+            # MDX has no indented code: deep in, the line would be code to CommonMark (the
+            # engine gives it its indentation back)
+            lines[i] = ("" if len(indent.expandtabs(4)) >= 4 else indent) + OPENER + text
             changed.append(i)
     return changed
+
+
+def _without_expressions(text: str) -> str:
+    """``text`` without its JSX expressions (``{"[a](/b)"}`` is a string, not a link)."""
+    if "{" not in text:
+        return text
+    out = []
+    at = 0
+    while (start := text.find("{", at)) >= 0:
+        out.append(text[at:start])
+        end = skip_braces(text, start)
+        if end < 0:
+            return "".join(out)
+        at = end
+    return "".join(out) + text[at:]
 
 
 def _html_img(tag: Tag) -> str:
