@@ -220,17 +220,17 @@ def name_problem(path: str) -> str | None:
 
 
 def uniform_line_endings(text: str) -> str:
-    """``text`` with every line ending as most of its lines end, where they differ (a file
-    edited on two systems: CRLF lines and a few bare LF or CR ones). The engines read the
-    three alike; each step of a build splits a page at one kind, and a stray one would join
-    two lines there (and a tag spanning them would take the next line's place)."""
+    """``text`` with every line ending as most of its lines end, where CRLF and bare LF mix (a
+    file edited on two systems). Each step of a build splits a page at one kind, and a stray
+    one would join two lines there (and a tag spanning them would take the next line's
+    place). Only CRs are added or taken out, so the lines are those git and GitHub count."""
     crlf = text.count("\r\n")
     bare_lf = text.count("\n") - crlf
-    bare_cr = text.count("\r") - crlf
-    if not bare_cr and not (crlf and bare_lf):
+    if not crlf or not bare_lf:
         return text  # one kind throughout
-    newline = "\r\n" if crlf >= bare_lf + bare_cr else "\n"
-    return re.sub(r"\r\n|\r|\n", newline, text)
+    if crlf >= bare_lf:
+        return re.sub(r"(?<!\r)\n", "\r\n", text)
+    return text.replace("\r\n", "\n")
 
 
 def page_dest(path: str) -> str:
