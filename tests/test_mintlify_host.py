@@ -1064,3 +1064,21 @@ def test_unsafe_links_the_scan_does_not_see_are_made_inert_too(tmp_path: Path,
     assert "docs/deep.mdx:7: unsafe URL 'javascript:steal(1)'" in said
     assert "docs/deep.mdx:10: " in said and "docs/deep.mdx:12: javascript:" in said
 
+
+
+@pytest.mark.parametrize("trust", ["", "    trust: full\n"], ids=["untrusted", "trusted"])
+def test_links_in_mdx_comments_are_not_links(tmp_path: Path, cache_dir: Path,
+                                             trust: str) -> None:
+    """Authors comment out what they take away (``{/* <Card href="/old-page"> … */}``). The
+    other engines' pages lose their comments before the link scan; a Mintlify host keeps
+    them, so their links were rewritten and reported as broken: a strict build failed on
+    text no reader sees. They are left alone."""
+    page = ('---\ntitle: Home\n---\n\n{/*\n<Card title="Old" href="/old-page">\n  Gone.\n'
+            "</Card>\n\nSee [the old page](/old-page).\n*/}\n\n"
+            "Text {/* [old](/missing) */} and [ok](/other).\n")
+    said = _build_section(tmp_path, {"docs/home.mdx": page, "docs/other.mdx": SECOND}, trust)
+    assert "old-page" not in said and "/missing" not in said, said
+    out = (tmp_path / "out" / "diffusion" / "home.mdx").read_text()
+    assert "[ok](/diffusion/other)" in out
+    if trust:
+        assert out == page.replace("(/other)", "(/diffusion/other)")

@@ -391,6 +391,21 @@ def _used_labels(body: str) -> set[str]:
     return used
 
 
+def _comment_spans(body: str) -> list[tuple[int, int]]:
+    """Where the ``{/* … */}`` comments of an MDX page are (for an engine that reads MDX
+    itself, which is handed the page with them: the other engines' pages lose them before
+    the scan). A link in one is no link: not rewritten, not reported."""
+    if "/*" not in body:
+        return []
+    from ..core.transform.mdx import COMMENT_RE
+
+    return [m.span() for m in COMMENT_RE.finditer(body)]
+
+
+def _in_spans(at: int, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= at < end for start, end in spans)  # a page has few comments
+
+
 @hookimpl(tryfirst=True)  # before components are written in the engine's syntax
 def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     section = _section_of(page, ctx)
@@ -403,9 +418,12 @@ def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
         ctx.report(section, page.path, line or None, "link",
                    f"cannot locate the link {raw!r} in the source; left as written")
     used: set[str] | None = None
+    comments = _comment_spans(page.content[offset:]) if ctx.engine.reads_mdx else []
     for link in scan.links:
         if not link.dest.strip():
             continue
+        if comments and _in_spans(link.start, comments):
+            continue  # in an MDX comment, which the engine shows nothing of
         unused = False
         if link.kind == "definition" and link.label is not None:
             if link.label.startswith("^") and ctx.engine.reads_footnotes(section):
