@@ -304,3 +304,18 @@ def test_html_elements_are_blocks_only_where_they_are_closed() -> None:
     assert top == [] and problems == []
     top, problems = find_blocks(["<p>", "text"] * 10_000 + ["<p>", "x", "</p>"], set())
     assert problems == [] and len(top) <= 1
+
+
+@pytest.mark.parametrize(("lines", "expected"), [
+    (["- An item", "  <p>x</p>"], True),
+    (["1) Step", "", "   <p>x</p>"], True),
+    (["-\tAn item", "\t<p>x</p>"], True),  # a tab counts to the next multiple of four
+    (["- a", "  - b", "    <p>x</p>"], True),
+    (["<td>", "  <p>x</p>"], False),  # in HTML, not in an item
+    (["Text", "  <p>x</p>"], False),
+])
+def test_an_element_in_a_list_item_is_told_from_one_in_html(lines: list[str],
+                                                             expected: bool) -> None:
+    from miles_docs_plugin.core.transform.components import in_list_item
+
+    assert in_list_item(lines, len(lines) - 1) is expected

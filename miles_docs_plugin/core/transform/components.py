@@ -710,8 +710,7 @@ def html_markdown_lines(lines: list[str], code: set[int], skip: set[int]) -> lis
     text as Markdown; CommonMark starts an HTML block at the tag, so the links went unseen
     and were left as written. Each gets :data:`OPENER` before its first tag, so that the scan
     reads a paragraph of inline HTML (its tags' ``href`` too; a tag written over lines, with
-    Markdown after it, too); the engine takes it out again.
-    Returns the lines changed
+    Markdown after it, too); the engine takes it out again. Returns the lines changed
     (``skip``: lines not to)."""
     view = list(lines)
     blank_comments(view, code)  # a commented-out line holds no link
@@ -951,15 +950,20 @@ MAX_ITEM_LINES = 200
 def in_list_item(lines: list[str], at: int) -> bool:
     """Whether line ``at`` (indented) is the content of a list item: the first line above it
     that is indented less is the item's marker line, whose content starts at or before it."""
-    width = len(lines[at]) - len(lines[at].lstrip())
+    width = _indent_width(lines[at])
     for k in range(at - 1, max(-1, at - MAX_ITEM_LINES), -1):
         line = lines[k]
         if not line.strip():
             continue
-        if len(line) - len(line.lstrip()) < width:
+        if _indent_width(line) < width:
             m = LIST_MARKER_RE.match(line)
             return m is not None and len(m.group(0).expandtabs(4)) <= width
     return False
+
+
+def _indent_width(line: str) -> int:
+    """The columns of a line's indentation (a tab to the next multiple of four)."""
+    return len(line[:len(line) - len(line.lstrip())].expandtabs(4))
 
 
 #: Mintlify's ``<Callout type>`` values and the callout each one is.
