@@ -1002,7 +1002,7 @@ def _fetch_speedup(sources: Any, commits: dict[str, str], scratch: Path, workers
     Every run writes into a fresh folder; nothing is deleted until all runs are done (deleting
     hundreds of MB between runs makes the disk, not git, the thing measured).
     """
-    from miles_docs_plugin.builtin.git_source import checkout_into
+    from miles_docs_plugin.core.source.checkout import checkout_into
 
     runs = 0
 

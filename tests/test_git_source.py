@@ -1,4 +1,5 @@
-"""Fetching pinned commits into the cache (``builtin/git_source.py``, ``core/source/cache.py``)."""
+"""Fetching pinned commits into the cache (``builtin/git_source.py``, ``core/source/checkout.py``,
+``core/source/cache.py``)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ from typing import Any
 import pytest
 from support import V1, V2, git, lock_text, make_repo, write
 
-from miles_docs_plugin.builtin import git_source
 from miles_docs_plugin.core.config import load_config
 from miles_docs_plugin.core.engine import Engine
 from miles_docs_plugin.core.errors import ContentError, FetchError
 from miles_docs_plugin.core.pipeline import build
+from miles_docs_plugin.core.source import checkout
 
 
 def setup_host(tmp_path: Path, repo: str, commit: str, extra: str = "") -> Path:
@@ -271,7 +272,7 @@ def test_a_pin_move_of_the_real_docs_equals_a_fresh_checkout(
 def test_a_pin_move_that_changes_most_files_checks_out_the_docs_folder(
         tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
-    monkeypatch.setattr(git_source, "MAX_CHANGED_FILES", 1)
+    monkeypatch.setattr(checkout, "MAX_CHANGED_FILES", 1)
     upstream = tmp_path / "up"
     first = make_repo(upstream, {"docs/index.md": "# One\n", "docs/b.md": "# B\n",
                                  "docs/c.md": "# C\n"})
@@ -301,6 +302,6 @@ def test_a_cold_fetch_writes_the_docs_folder_with_parallel_workers(
     result = build(load_config(setup_host(tmp_path, upstream.as_uri(), commit)), Engine())
     assert "p119.md" in result.sections["diffusion"].pages
     workers = trace.read_text().count("argv:[git checkout--worker]")
-    wanted = git_source.CHECKOUT_WORKERS
+    wanted = checkout.CHECKOUT_WORKERS
     assert wanted == min(os.cpu_count() or 1, 8)
     assert workers == (wanted if wanted > 1 else 0), trace.read_text()[-2000:]

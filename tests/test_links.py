@@ -1,4 +1,5 @@
-"""Link rules (``builtin/links.py``): every link becomes a target, then is written back."""
+"""Link rules (``core/transform/links.py``, called by ``builtin/links.py``): every link becomes
+a target, then is written back."""
 
 from __future__ import annotations
 
@@ -282,8 +283,9 @@ def test_the_mintlify_link_rule_runs_only_for_a_mintlify_site(tmp_path: Path,
                                                               mintlify: bool) -> None:
     """A link to a page's ``.md`` file is broken on the upstream's own Mintlify site: said for
     a source with a ``docs.json``; for the others the rule is left out of the build's chain
-    (it would return nothing for every link)."""
-    from miles_docs_plugin.builtin import links
+    (it would return nothing for every link), and the built-in's rules are called without
+    its hook's function in between."""
+    from miles_docs_plugin.core.transform.links import resolve_link
 
     wc = tmp_path / "wc"
     write(wc / "docs" / "index.md", "# Home\n\nSee [a](a.md).\n")
@@ -298,7 +300,7 @@ def test_the_mintlify_link_rule_runs_only_for_a_mintlify_site(tmp_path: Path,
     assert said == (["a.md is a broken link on the upstream's Mintlify site (its pages have no "
                      ".md/.mdx in their address); it is resolved here"] if mintlify else [])
     chain = result.ctx.memo["links:resolve_link"]
-    assert (chain is links.mdp_resolve_link) is not mintlify
+    assert (chain is resolve_link) is not mintlify
 
 
 def test_what_the_paused_step_made_goes_to_the_oldest_generation() -> None:

@@ -284,8 +284,8 @@ def test_tree_paths_that_would_leave_the_checkout_are_never_files() -> None:
     """A tree may hold ``..`` or ``.git`` entries that git's checkout refuses; files written
     from object ids (a pin move, included files) must not follow them; an include's base
     outside the repository (``/``, ``..``) finds nothing, in a working copy too."""
-    from miles_docs_plugin.builtin.git_source import _parse_tree
     from miles_docs_plugin.core.model import safe_path
+    from miles_docs_plugin.core.source.checkout import _parse_tree
 
     for bad in ("../x.md", "docs/../../x", "a//b", "./a", ".git/hooks/post-checkout",
                 "docs/.GIT/config", "/etc/passwd", ""):

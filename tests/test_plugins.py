@@ -115,24 +115,28 @@ def test_builtins_are_read_by_their_hook_names_only(monkeypatch: pytest.MonkeyPa
     assert len(_implementations(plain)) >= len(BUILTIN_PLUGINS)
 
 
-#: Modules a warm single-source build never runs, imported on first use: git (a cold fetch),
-#: the thread pool (several sources), difflib (a config mistake), the MkDocs-dialect converter
-#: (MkDocs upstreams), pathspec (an MkDocs upstream's excludes), signal (stopping the git of a
-#: killed build), snippets (pages that include files), and what only a page's transform runs
-#: (the transform memo replays the rest): the scanner, the MDX reader, the anchor maps and the
-#: components step. What each engine imports itself (MkDocs: pathspec; Sphinx: signal) is left
-#: out of its list.
+#: Modules a warm single-source build never runs, imported on first use: git and the checkout
+#: (a cold fetch), the thread pool (several sources), difflib (a config mistake), the
+#: MkDocs-dialect converter (MkDocs upstreams), pathspec (an MkDocs upstream's excludes),
+#: signal (stopping the git of a killed build), snippets (pages that include files), and what
+#: only a page's transform runs (the transform memo replays the rest): the scanner, the MDX
+#: reader, the anchor maps, the components step and the link rules. What each engine imports
+#: itself (MkDocs: pathspec; Sphinx: signal) is left out of its list.
 TRANSFORM = ["miles_docs_plugin.core.transform.anchors",
              "miles_docs_plugin.core.transform.components",
              "miles_docs_plugin.core.transform.inline_links",
+             "miles_docs_plugin.core.transform.links",
              "miles_docs_plugin.core.transform.markdown",
-             "miles_docs_plugin.core.transform.mdx"]
+             "miles_docs_plugin.core.transform.mdx",
+             "miles_docs_plugin.core.transform.redirects"]
 LAZY = {
     "mkdocs": ["concurrent.futures", "difflib", "heapq", "subprocess", "signal",
-               "miles_docs_plugin.core.source.git", "miles_docs_plugin.core.transform.dialect",
+               "miles_docs_plugin.core.source.checkout", "miles_docs_plugin.core.source.git",
+               "miles_docs_plugin.core.transform.dialect",
                "miles_docs_plugin.core.transform.openapi",
                "miles_docs_plugin.core.transform.snippets", *TRANSFORM],
-    "sphinx": ["pathspec", "miles_docs_plugin.core.source.git",
+    "sphinx": ["pathspec", "miles_docs_plugin.core.source.checkout",
+               "miles_docs_plugin.core.source.git",
                "miles_docs_plugin.core.transform.dialect",
                "miles_docs_plugin.core.transform.openapi",
                "miles_docs_plugin.core.transform.snippets", *TRANSFORM],
@@ -528,11 +532,14 @@ def test_a_plugin_renders_a_component(tmp_path: Path, cache_dir: Path) -> None:
 
 
 def test_names_plugins_imported_from_where_they_moved_from_still_import() -> None:
-    """The components step moved out of the built-in (loaded on first use) and the scan's
-    records and writer out of the scanner: a plugin that imports them from where they were
-    still gets them."""
+    """The components step, the link rules and the git checkout moved out of the built-ins
+    (loaded on first use), and the scan's records and writer out of the scanner: a plugin that
+    imports them from where they were still gets them."""
     from miles_docs_plugin.builtin.components import find_blocks, parse_attrs
-    from miles_docs_plugin.core.transform import components, scanned
+    from miles_docs_plugin.builtin.git_source import CHECKOUT_WORKERS, checkout_into
+    from miles_docs_plugin.builtin.links import SCHEME_RE, render
+    from miles_docs_plugin.core.source import checkout
+    from miles_docs_plugin.core.transform import components, links, scanned
     from miles_docs_plugin.core.transform.markdown import (
         LINK_ATTRS,
         SCANNER_VERSION,
@@ -542,6 +549,9 @@ def test_names_plugins_imported_from_where_they_moved_from_still_import() -> Non
     )
 
     assert (find_blocks, parse_attrs) == (components.find_blocks, components.parse_attrs)
+    assert (render, SCHEME_RE) == (links.render, links.SCHEME_RE)
+    assert (checkout_into, CHECKOUT_WORKERS) == (checkout.checkout_into,
+                                                 checkout.CHECKOUT_WORKERS)
     assert (LINK_ATTRS, SCANNER_VERSION, LinkRef, escape_destination, rewrite) == (
         scanned.LINK_ATTRS, scanned.SCANNER_VERSION, scanned.LinkRef,
         scanned.escape_destination, scanned.rewrite)

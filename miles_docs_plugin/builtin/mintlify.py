@@ -70,4 +70,4 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
         ctx.report(section, page.path, link.line, "link",
                    f"{url} is a broken link on the upstream's Mintlify site (its pages have "
                    "no .md/.mdx in their address); it is resolved here")
-    return None  # the built-in rules resolve it, redirects included (builtin/redirects.py)
+    return None  # the built-in rules resolve it, redirects included (core/transform/redirects.py)

@@ -1,7 +1,7 @@
 """The last line of defence for untrusted pages: their rendered HTML, sanitised.
 
 Link rules already make dangerous destinations inert in the page source, with the upstream
-``path:line`` (:mod:`..builtin.links`). What reaches the engine's output can still carry markup
+``path:line`` (:mod:`..transform.links`). What reaches the engine's output can still carry markup
 that no link rule sees: attributes added by Markdown extensions (``attr_list``), raw HTML that a
 host extension renders, attributes other than ``href``/``src``. So the adapters pass the
 rendered HTML of every injected page of an untrusted source through :func:`sanitize_html`.

@@ -11,12 +11,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from ..core.collect.upstream import apply_redirect
-from ..core.model import ExternalTarget, Target
-from ..core.urls import URL_RE
+from ..collect.upstream import apply_redirect
+from ..model import ExternalTarget, Target
+from ..urls import URL_RE
 
 if TYPE_CHECKING:
-    from ..core.model import Section
+    from ..model import Section
 
 MAX_HOPS = 10
 
