@@ -31,12 +31,11 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .transform.blocks import Component, fallback
-
 if TYPE_CHECKING:
     from .context import BuildContext
     from .model import Page, Section
     from .transform.anchors import PageSlugger
+    from .transform.blocks import Component
     from .transform.mdx import FenceMeta
 
 
@@ -188,6 +187,8 @@ class Engine:
         (:func:`~.transform.blocks.fallback`); adapters write what their engine has a
         construct for and call it for the rest.
         """
+        from .transform.blocks import fallback  # a page's transform: not a warm build's
+
         return fallback(component)
 
     def reads_footnotes(self, section: Section) -> bool:

@@ -17,22 +17,13 @@ from mkdocs.structure.files import File
 from ..core.engine import Engine
 from ..core.env import distribution_version
 from ..core.patterns import lazy_re
-from ..core.transform.blocks import (
-    CALLOUTS,
-    GROUPS,
-    Component,
-    caption_markdown,
-    card_body,
-    card_head,
-    framed_image,
-    step,
-)
 
 if TYPE_CHECKING:
     from ..core.collect.upstream import UpstreamSite
     from ..core.context import BuildContext
     from ..core.model import Page, Section
     from ..core.transform.anchors import PageSlugger
+    from ..core.transform.blocks import Component
     from ..core.transform.mdx import FenceMeta
 
 
@@ -196,6 +187,16 @@ class MkDocsEngine(Engine):
         return [f"{indent}{marker}{meta.lang}"]
 
     def block(self, c: Component) -> list[str]:
+        from ..core.transform.blocks import (  # a page's transform: not a warm build's
+            CALLOUTS,
+            GROUPS,
+            caption_markdown,
+            card_body,
+            card_head,
+            framed_image,
+            step,
+        )
+
         ind = c.indent
         title = c.title.replace('"', "'")
         quoted = f' "{title}"' if title else ""

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from ..model import NavGroup, NavItem, NavLink, NavPage, Page, Section, name_title, nav_pages
 from ..patterns import lazy_re
-from ..transform.blocks import escape_inline
 from ..transform.scanned import escape_destination
 
 if TYPE_CHECKING:
@@ -44,6 +43,8 @@ def _overview(items: list[NavItem], section: Section, engine: Engine, depth: int
     run), nested lists indented four spaces (Python-Markdown's list indent; CommonMark reads
     them too), a group without a title flattened into its parent (Mintlify shows its pages
     without a heading)."""
+    from ..transform.blocks import escape_inline  # (a section without a landing page of its own)
+
     lines: list[str] = []
     pad = "    " * depth
     here = section.host_path(LANDING)
@@ -102,6 +103,8 @@ def finish(section: Section, engine: Engine) -> None:
     if page is None:
         return
     if page.extra.get("generated"):
+        from ..transform.blocks import escape_inline
+
         body = "\n".join(_overview(section.nav, section, engine, 0))
         page.content = f"# {escape_inline(section.source.title)}\n\n{body}\n"
     if all(p.path != page.path for p in nav_pages(section.nav)):

@@ -42,7 +42,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Diagnostic, Severity
-from .blocks import Block
 
 if TYPE_CHECKING:
     from ..context import BuildContext
@@ -104,6 +103,8 @@ BLOCK = "\0block"
 
 def _encode(value: Any) -> Any:
     """``json.dumps``' ``default``: a :class:`Block` as its fields; anything else is not JSON."""
+    from .blocks import Block  # (a page with components: loaded by its transform)
+
     if type(value) is Block:
         return {BLOCK: [getattr(value, name) for name in Block._fields]}
     raise TypeError(type(value).__qualname__)
@@ -116,6 +117,8 @@ def _revive(value: Any) -> Any:
         return [_revive(v) for v in value]
     if isinstance(value, dict):
         if len(value) == 1 and BLOCK in value:
+            from .blocks import Block  # only a page with components has one
+
             return Block(*[_revive(v) for v in value[BLOCK]])
         return {k: _revive(v) for k, v in value.items()}
     return value
