@@ -120,8 +120,9 @@ def test_builtins_are_read_by_their_hook_names_only(monkeypatch: pytest.MonkeyPa
 #: MkDocs-dialect converter (MkDocs upstreams), pathspec (an MkDocs upstream's excludes),
 #: signal (stopping the git of a killed build), snippets (pages that include files), and what
 #: only a page's transform runs (the transform memo replays the rest): the scanner, the MDX
-#: reader, the anchor maps, the components step and the link rules. What each engine imports
-#: itself (MkDocs: pathspec; Sphinx: signal) is left out of its list.
+#: reader, the anchor maps, the components step and the link rules (and on MkDocs the
+#: components' writer, which the memo loads only to replay a page that has one). What each
+#: engine imports itself (MkDocs: pathspec; Sphinx: signal) is left out of its list.
 TRANSFORM = ["miles_docs_plugin.core.transform.anchors",
              "miles_docs_plugin.core.transform.components",
              "miles_docs_plugin.core.transform.inline_links",
@@ -132,6 +133,7 @@ TRANSFORM = ["miles_docs_plugin.core.transform.anchors",
 LAZY = {
     "mkdocs": ["concurrent.futures", "difflib", "heapq", "subprocess", "signal",
                "miles_docs_plugin.core.source.checkout", "miles_docs_plugin.core.source.git",
+               "miles_docs_plugin.core.transform.blocks",
                "miles_docs_plugin.core.transform.dialect",
                "miles_docs_plugin.core.transform.openapi",
                "miles_docs_plugin.core.transform.snippets", *TRANSFORM],
