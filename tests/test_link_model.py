@@ -373,6 +373,69 @@ def test_markdown_in_html_elements_of_mdx_is_rendered(tmp_path: Path, cache_dir:
         assert '<p class="lead">' in page and 'markdown="1"' not in page
 
 
+HTML_TEXT = """\
+---
+title: Home
+---
+
+<div align="center">[![Logo](/images/logo.png)](/other)</div>
+
+<div>One-line [div link](/other#second) and **bold**</div>
+
+<div>{"[a string](/not-a-link)"}</div>
+
+<table>
+  <tr><th>Name</th><th>Notes</th></tr>
+  <tr>
+    <td>[cell link](/other)</td>
+    <td>
+      See [text link](/other) and `code`
+    </td>
+  </tr>
+</table>
+
+<ul>
+  <li>[list link](/other) *in* a list</li>
+</ul>
+
+<div><Custom prop={{ a: 1 }} /> [kept](/other)</div>
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_markdown_in_the_text_of_html_of_mdx_is_rendered(tmp_path: Path, cache_dir: Path,
+                                                         engine: str) -> None:
+    """MDX reads the text after a tag on its line (``<div>[a](/x)</div>``), and the text in
+    a table or an HTML list, as Markdown; CommonMark and Python-Markdown pass it through as
+    HTML, so the Markdown showed as text and its links were neither rewritten nor checked.
+    A Mintlify site's ``.md`` page is MDX too. A JSX string is text, with no escapes shown."""
+    upstream = tmp_path / "up"
+    commit = make_repo(upstream, {
+        "docs/docs.json": '{"navigation": {"pages": ["index", "table", "other"]}}',
+        "docs/index.mdx": HTML_TEXT, "docs/images/logo.png": "png",
+        "docs/table.md": ("# Table\n\n<table><tr><td>**Yes** [back](/index)</td></tr>"
+                          "</table>\n"),
+        "docs/other.mdx": "---\ntitle: Other\n---\n\n## Second\n\nText.\n"})
+    host = make_host(engine, tmp_path / "host", upstream.as_uri(), commit)
+    result = host.build()  # strict
+    assert result.returncode == 0, result.output
+    page = (host.out / host.page_file("index.md")).read_text()
+    other = "other/" if engine == "mkdocs" else "other.html"
+    for text in ("div link", "cell link", "text link", "list link"):
+        assert re.search(rf'<a href="{re.escape(other)}(#second)?">{text}</a>', page), text
+    logo = re.search(rf'<a href="{re.escape(other)}"><img src="([^"]*logo.png)" alt="Logo"',
+                     page)
+    assert logo is not None
+    assert (host.out / host.page_file("index.md")).parent.joinpath(logo.group(1)).is_file()
+    assert "<strong>bold</strong>" in page and "<em>in</em>" in page
+    assert re.search(r"<code[^>]*>code</code>", page)
+    assert "[a string](/not-a-link)" in page and "\\[" not in page
+    assert "[kept](/other)" in page  # a tag that is no HTML: the line stays as written
+    table = (host.out / host.page_file("table.md")).read_text()
+    back = "../" if engine == "mkdocs" else "index.html"
+    assert "<strong>Yes</strong>" in table and f'<a href="{back}">back</a>' in table
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_cards_picture_is_shown_and_published(tmp_path: Path, cache_dir: Path,
                                                 engine: str) -> None:

@@ -306,6 +306,38 @@ def test_html_elements_are_blocks_only_where_they_are_closed() -> None:
     assert problems == [] and len(top) <= 1
 
 
+@pytest.mark.parametrize(("line", "expected"), [
+    ("<div>[a](/x) **b**</div>", '<div><a href="/x">a</a> <strong>b</strong></div>'),
+    ("  <td>~~old~~ `c`</td>", "  <td><s>old</s> <code>c</code></td>"),  # indentation kept
+    ("</li><li>[c](/z)", '</li><li><a href="/z">c</a>'),
+    ("<div>[a](javascript:alert(1))</div>", None),  # no link: text, as MDX has it
+    ("<div>plain text</div>", None),  # nothing MDX reads otherwise: as written
+    ("<div><X a={{ b: 1 }} /> [k](/x)</div>", None),  # a tag that is no HTML
+    ("<div className=\"a\"", None),  # a tag that goes on over the next line
+    ("Text [a](/x) <b>c</b>", None),  # a paragraph: the engine reads it
+    ("<Note>[n](/x)</Note>", None),  # a component: written by the components step
+])
+def test_the_text_of_an_html_line_is_written_as_mdx_reads_it(line: str,
+                                                              expected: str | None) -> None:
+    from miles_docs_plugin.core.transform.components import html_text
+
+    lines = [line]
+    assert html_text(lines, set()) is (expected is not None)
+    assert lines == [expected or line]
+
+
+def test_text_in_tables_and_html_lists_is_markdown_but_not_in_code_or_comments() -> None:
+    from miles_docs_plugin.core.transform.components import html_text
+
+    lines = ["<table>", "<tr><td>", "[a](/x)", "</td></tr>", "</table>", "[b](/y)",
+             "<ul>", "```", "<li>[c](/z)</li>", "```", "</ul>",
+             "export const x = '<div>[d](/w)</div>'", "{/* <div>[e](/v)</div> */}"]
+    before = list(lines)
+    assert html_text(lines, code_lines(fences(lines)))
+    assert lines[2] == '<a href="/x">a</a>'
+    assert [k for k, (a, b) in enumerate(zip(before, lines, strict=True)) if a != b] == [2]
+
+
 @pytest.mark.parametrize(("lines", "expected"), [
     (["- An item", "  <p>x</p>"], True),
     (["1) Step", "", "   <p>x</p>"], True),

@@ -733,6 +733,57 @@ def html_markdown_lines(lines: list[str], code: set[int], skip: set[int]) -> lis
     return changed
 
 
+#: A line of an HTML element (lower-case: a component's name starts upper-case) with what
+#: Markdown may read after its tag, or a table or an HTML list, roughly (:func:`html_text`).
+HTML_TEXT_RE = LinePattern(r"[ \t]*</?[a-z][\w-]*[\s>/][^\n]*[\[*_`\\~]",
+                           r"<(?:table|ul|ol|dl)[\s>]")
+#: The elements whose text lines CommonMark and Python-Markdown keep in their HTML, as written.
+STRUCTURE_TAG_RE = lazy_re(r"<(/?)(?:table|ul|ol|dl)(?=[\s>/])")
+#: A line that starts with an HTML element's tag.
+HTML_LINE_RE = lazy_re(r"</?[a-z][\w-]*(?=[\s>/])")
+
+
+def html_text(lines: list[str], code: set[int]) -> bool:
+    """For an engine that does not read MDX (MkDocs, Sphinx): the Markdown that MDX reads in
+    the text of HTML, which these engines pass through as it is written: text after a tag on
+    its line (``<div align="center">[![logo](/logo.png)](/)</div>``, ``<td>**yes**</td>``,
+    ``<li>[a](/x)</li>``), and text lines between the tags of a table or an HTML list. Such a
+    line is written as the HTML MDX makes of it (CommonMark's inline rules, through
+    markdown-it), in place: the page keeps its line numbers, and the link step then reads the
+    links of that HTML. A line with a tag that markdown-it does not read as HTML (JSX, a tag
+    that goes on over the next line) stays as it is. Returns whether a line changed."""
+    view = list(lines)
+    blank_comments(view, code)
+    skip = {n for first, end in esm_blocks(lines, code) for n in range(first, end)}
+    render = None
+    depth = 0  #: tables and lists open at this line
+    changed = False
+    for i, line in enumerate(view):
+        if i in code or i in skip:
+            continue
+        inside = depth > 0
+        for m in STRUCTURE_TAG_RE.finditer(line):
+            depth = max(0, depth + (-1 if m.group(1) else 1))
+        text = line.strip()
+        if not text or text.startswith("<!") or "<!--" in lines[i]:
+            continue  # (a component's marker, which it is written around later)
+        if HTML_LINE_RE.match(text) is None and (not inside or text.startswith("<")):
+            continue
+        if MARKDOWN_TEXT_RE.search(TAG_RE.sub("", text)) is None:
+            continue
+        if render is None:
+            from markdown_it import MarkdownIt
+
+            render = MarkdownIt("commonmark", {"html": True}).enable("strikethrough")
+        written = lines[i].strip()
+        html = render.renderInline(written)
+        if html == written or html.count("&lt;") > written.count("&lt;"):
+            continue  # (a "<" it read as text: a tag that is no HTML)
+        lines[i] = lines[i][:len(lines[i]) - len(lines[i].lstrip())] + html
+        changed = True
+    return changed
+
+
 def _after_tag(lines: list[str], at: int, code: set[int]) -> str:
     """The text after a tag that starts line ``at`` and goes on over the next lines, to the
     end of its paragraph, without tags and expressions ("" when no tag reads there)."""
@@ -1086,11 +1137,17 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
     across = native and "<" in body and ACROSS_LINES_RE.search(body) is not None
     html_markdown = native and "<" in body and ("](" in body or "][" in body) and \
         HTML_MARKDOWN_RE.search(body) is not None
+    section = ctx.sections[page.source]
+    # the text of HTML elements in an MDX page (a Mintlify site's .md pages are MDX too)
+    markdown_html = not native and "<" in body and (
+        mdx_syntax or has_components or page.path.endswith(".mdx") or
+        (section.upstream is not None and section.upstream.mintlify)) and \
+        HTML_TEXT_RE.search(body) is not None
     if not (has_components or has_mermaid or needs_title or strip_ids or mdx_syntax or dialect
-            or across or html_markdown):
+            or across or html_markdown or markdown_html):
         return
-    mdx = has_components or mdx_syntax or html_markdown or page.path.endswith(".mdx") or (
-        dialect and "admonition" not in features)
+    mdx = has_components or mdx_syntax or html_markdown or markdown_html or \
+        page.path.endswith(".mdx") or (dialect and "admonition" not in features)
     # MDX pages find their fences and title heading line by line below (MDX has no indented
     # code and no HTML blocks); the others take them from a block-level parse, or, when only
     # the title heading is in question, from the page's scan (which the links step needs
@@ -1108,7 +1165,6 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
         structure = Blocks()
     newline = "\r\n" if "\r\n" in body else "\n"
     lines = body.split(newline)
-    section = ctx.sections[page.source]
     changed = False
     code = structure.code
     found_fences = None  # the fences of `lines` as they are now (MDX pages), once found
@@ -1244,6 +1300,8 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
         if opened:
             page.extra[HTML_MARKDOWN_LINES] = opened
             changed = True
+    if markdown_html and html_text(lines, code_lines(fences(lines))):
+        changed = True
 
     title = (front_title or _mkdocs_title(page, section, ctx)) if needs_title and not has_h1 \
         else None
