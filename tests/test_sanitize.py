@@ -67,6 +67,10 @@ def test_the_quick_look_finds_what_the_single_pattern_found(fragment: str) -> No
     "<linK rel=stylesheet href=x>",  # KELVIN SIGN: lower-cased to k, as the parser reads it
     '<svg><a><animate attributeName="href" values="https://x;javascript:alert(19)"/></a></svg>',
     '<svg><a><set attributeName="href" to="javascript:alert(19)"/></a></svg>',
+    # a browser ends these comments before the <img>: it reads the <img>
+    "<!--><img src=x onerror=alert(20)>-->",
+    "<!---><img src=x onerror=alert(20)>-->",
+    "<!-- a --!><img src=x onerror=alert(20)> -->",
 ])
 def test_every_attack_is_looked_at(fragment: str) -> None:
     assert suspect(fragment)

@@ -303,6 +303,9 @@ SCRIPTS = {
     "animate": '<svg><a><animate attributeName="href" values="https://x;javascript:alert(19)" '
                'dur="0.1s" fill="freeze"/><set attributeName="href" to="javascript:alert(19)"/>'
                '<text>x</text></a></svg>',
+    # comments that a browser ends sooner than Python's parser (before 3.13.4) did
+    "comment": "<!--><img src=x onerror=alert(25)>-->",
+    "comment-bang": "Text <!--x--!><img src=y onerror=alert(26)>--> more.",
 }
 
 
@@ -319,7 +322,7 @@ def test_script_in_raw_html_and_attribute_lists(tmp_path: Path, cache_dir: Path,
     # where a browser would run it: the HTML pages (Sphinx also publishes the page source as
     # text in _sources/, which no browser runs)
     out = "\n".join(page.text for page in host.site().pages.values())
-    for n in (*range(11, 17), 19):
+    for n in (*range(11, 17), 19, 25, 26):
         assert f"alert({n})" not in out, n
     # Sphinx shows the attribute lists as text; no engine makes them attributes
     assert not re.search(r"(?i)=\s*[\"']?\s*javascript:", out)

@@ -244,11 +244,12 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     for raw in list(doctree.findall(nodes.raw)):
         if "html" not in raw.get("format", "").split():
             continue
-        clean, removed = sanitize_html(raw.astext())
-        if removed:
-            for item in removed:
-                _warn(info, f"removed the {item.what} (untrusted source; `trust: full` keeps "
-                            "it)", upstream_line(info, [item.needle], raw.line))
+        text = raw.astext()
+        clean, removed = sanitize_html(text)
+        for item in removed:
+            _warn(info, f"removed the {item.what} (untrusted source; `trust: full` keeps it)",
+                  upstream_line(info, [item.needle], raw.line))
+        if clean != text:  # what was parsed is what is published (comments go, say)
             raw.replace_self(nodes.raw(clean, clean, format=raw["format"]))
     for ref in doctree.findall(nodes.reference):
         if unsafe_url(ref.get("refuri", "")):
