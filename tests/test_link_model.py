@@ -399,6 +399,15 @@ title: Home
 </ul>
 
 <div><Custom prop={{ a: 1 }} /> [kept](/other)</div>
+
+<iframe
+  src="https://www.youtube.com/embed/abc"
+  allowFullScreen
+/>
+
+## After the video
+
+Still [seen](/other).
 """
 
 
@@ -431,6 +440,10 @@ def test_markdown_in_the_text_of_html_of_mdx_is_rendered(tmp_path: Path, cache_d
     assert re.search(r"<code[^>]*>code</code>", page)
     assert "[a string](/not-a-link)" in page and "\\[" not in page
     assert "[kept](/other)" in page  # a tag that is no HTML: the line stays as written
+    # an element closed JSX's way: closed for the browser, which would read the rest of the
+    # page as the iframe's text
+    assert re.search(r"<iframe[^<]*></iframe>", page, re.S)
+    assert re.search(r"</iframe>.*After the video.*seen(</span>)?</a>", page, re.S)
     table = (host.out / host.page_file("table.md")).read_text()
     back = "../" if engine == "mkdocs" else "index.html"
     assert "<strong>Yes</strong>" in table and f'<a href="{back}">back</a>' in table

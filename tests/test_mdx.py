@@ -326,6 +326,22 @@ def test_the_text_of_an_html_line_is_written_as_mdx_reads_it(line: str,
     assert lines == [expected or line]
 
 
+def test_elements_closed_the_jsx_way_get_a_closing_tag() -> None:
+    """A browser closes only void elements at "/>": an iframe would take the rest of the
+    page as its text. Over lines too; not in code, not void elements, not components."""
+    from miles_docs_plugin.core.transform.components import close_elements
+
+    lines = ["<iframe", '  src="https://x.org/e"', "  allowFullScreen", "/>", "",
+             '<video controls src="v.mp4" /> and <br /> <img src="a.png"/>',
+             "`<div />` <span className='x'/>", "<Card title='t' />", "```", "<div />", "```"]
+    assert close_elements(lines, code_lines(fences(lines)))
+    assert lines[:4] == ["<iframe", '  src="https://x.org/e"', "  allowFullScreen",
+                         "></iframe>"]
+    assert lines[5] == '<video controls src="v.mp4" ></video> and <br /> <img src="a.png"/>'
+    assert lines[6:] == ["`<div />` <span className='x'></span>", "<Card title='t' />", "```",
+                         "<div />", "```"]
+
+
 def test_text_in_tables_and_html_lists_is_markdown_but_not_in_code_or_comments() -> None:
     from miles_docs_plugin.core.transform.components import html_text
 

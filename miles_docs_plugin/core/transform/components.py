@@ -40,6 +40,7 @@ from .blocks import (
     read_image_links,
 )
 from .mdx import (
+    CODE_SPAN_RE,
     HTML_MARKDOWN_LINES,
     JOINED_TAGS,
     OPENER,
@@ -784,6 +785,44 @@ def html_text(lines: list[str], code: set[int]) -> bool:
     return changed
 
 
+#: HTML's void elements: the only ones a browser closes at "/>" (outside SVG and MathML).
+VOID_ELEMENTS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
+                           "meta", "param", "source", "track", "wbr"})
+#: An element closed with "/>" that is not void, roughly (:func:`close_elements`).
+SELF_CLOSED_RE = lazy_re(r"<(?!(?:" + "|".join(sorted(VOID_ELEMENTS)) + r")[\s/>])"
+                         r"[a-z][\w-]*(?:\s[^<>]*)?/>")
+_ELEMENT_START_RE = lazy_re(r"<[a-z]")
+
+
+def close_elements(lines: list[str], code: set[int]) -> bool:
+    """For an engine that does not read MDX: elements of an MDX page closed JSX's way
+    (``<iframe src="…" />``, ``<video controls src="…" />``, over several lines too) get a
+    closing tag. A browser closes only void elements at ``/>``: an iframe would take the rest
+    of the page as its text, a video as its fallback, unseen. Returns whether a line
+    changed; the lines keep their number."""
+    changed = False
+    for i, line in enumerate(lines):
+        if i in code or "<" not in line:
+            continue
+        masked = CODE_SPAN_RE.sub(lambda m: "\0" * len(m.group(0)), line)
+        for m in _ELEMENT_START_RE.finditer(masked):
+            span = [lines[i]]
+            for k in range(i + 1, min(i + MAX_TAG_LINES, len(lines))):
+                if k in code or not lines[k].strip():
+                    break
+                span.append(lines[k])
+            text = "\n".join(span)
+            tag = read_tag(text, m.start())
+            if tag is None or not tag.self_closing or tag.name.lower() in VOID_ELEMENTS:
+                continue
+            at = tag.end - 2  # the "/>"
+            k = i + text.count("\n", 0, at)
+            column = at - (text.rfind("\n", 0, at) + 1)
+            lines[k] = lines[k][:column] + f"></{tag.name}>" + lines[k][column + 2:]
+            changed = True
+    return changed
+
+
 def _after_tag(lines: list[str], at: int, code: set[int]) -> str:
     """The text after a tag that starts line ``at`` and goes on over the next lines, to the
     end of its paragraph, without tags and expressions ("" when no tag reads there)."""
@@ -1138,15 +1177,17 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
     html_markdown = native and "<" in body and ("](" in body or "][" in body) and \
         HTML_MARKDOWN_RE.search(body) is not None
     section = ctx.sections[page.source]
-    # the text of HTML elements in an MDX page (a Mintlify site's .md pages are MDX too)
-    markdown_html = not native and "<" in body and (
+    # HTML in an MDX page (a Mintlify site's .md pages are MDX too), for an engine that reads
+    # it as HTML: the Markdown in its text, and elements closed with "/>"
+    mdx_page = not native and "<" in body and (
         mdx_syntax or has_components or page.path.endswith(".mdx") or
-        (section.upstream is not None and section.upstream.mintlify)) and \
-        HTML_TEXT_RE.search(body) is not None
+        (section.upstream is not None and section.upstream.mintlify))
+    markdown_html = mdx_page and HTML_TEXT_RE.search(body) is not None
+    self_closed = mdx_page and "/>" in body and SELF_CLOSED_RE.search(body) is not None
     if not (has_components or has_mermaid or needs_title or strip_ids or mdx_syntax or dialect
-            or across or html_markdown or markdown_html):
+            or across or html_markdown or markdown_html or self_closed):
         return
-    mdx = has_components or mdx_syntax or html_markdown or markdown_html or \
+    mdx = has_components or mdx_syntax or html_markdown or markdown_html or self_closed or \
         page.path.endswith(".mdx") or (dialect and "admonition" not in features)
     # MDX pages find their fences and title heading line by line below (MDX has no indented
     # code and no HTML blocks); the others take them from a block-level parse, or, when only
@@ -1300,7 +1341,9 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
         if opened:
             page.extra[HTML_MARKDOWN_LINES] = opened
             changed = True
-    if markdown_html and html_text(lines, code_lines(fences(lines))):
+    if (markdown_html or self_closed) and html_text(lines, code_lines(fences(lines))):
+        changed = True
+    if self_closed and close_elements(lines, code_lines(fences(lines))):
         changed = True
 
     title = (front_title or _mkdocs_title(page, section, ctx)) if needs_title and not has_h1 \
