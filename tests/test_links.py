@@ -447,3 +447,39 @@ def test_an_image_in_an_element_md_in_html_reads_is_published(engine: str, tmp_p
     else:
         assert '<img alt="A chart" src="../../_images/chart.png"' in html, html
         assert "![" not in html and "{ width" not in html and "width=”" not in html, html
+
+
+@pytest.mark.parametrize("directory_urls", [True, False])
+def test_an_mkdocs_upstreams_link_left_as_written_resolves_from_the_pages_address(
+        tmp_path: Path, directory_urls: bool) -> None:
+    """MkDocs rewrites a link that names a file of the docs folder and leaves any other as
+    written, and a browser resolves that from the page's address: with
+    ``use_directory_urls`` (the default) ``styles/align.md`` is served as ``styles/align/``,
+    so ``../../css_types/horizontal`` is ``css_types/horizontal``. Such links (Textual's docs
+    write them throughout) were resolved from the file, reported, and made GitHub 404s."""
+    wc = tmp_path / "wc"
+    write(wc / "mkdocs.yml", "site_name: U\n" + ("" if directory_urls else
+                                                 "use_directory_urls: false\n"))
+    write(wc / "docs" / "index.md", "# Home\n")
+    write(wc / "docs" / "styles" / "align.md",
+          "# Align\n\nA [h](../../css_types/horizontal#values), [s](../content_align), "
+          "[home](../../), [file](content_align.md), [gone](../../nope).\n\n"
+          '<p><a href="../../css_types/horizontal/">raw</a></p>\n')
+    write(wc / "docs" / "styles" / "content_align.md", "# Content align\n")
+    write(wc / "docs" / "css_types" / "index.md", "# Types\n\n[h](./horizontal/)\n")
+    write(wc / "docs" / "css_types" / "horizontal.md", "# Horizontal\n\n## Values\n")
+    config = parse_config({"sources": [{"name": "s", "repo": "https://github.com/o/r.git",
+                                        "local": str(wc)}]}, base_dir=tmp_path, env={})
+    result = build(config, Engine(), use_scan_cache=False)
+    align = result.sections["s"].pages["styles/align.md"].content
+    types = result.sections["s"].pages["css_types/index.md"].content
+    reported = sorted(d.message.split()[0] for d in result.diagnostics if d.code == "link")
+    if directory_urls:
+        assert "[h](../css_types/horizontal.md#values)" in align
+        assert "[s](content_align.md)" in align and "[home](../index.md)" in align
+        assert "[file](content_align.md)" in align and "[h](horizontal.md)" in types
+        assert 'href="../../css_types/horizontal/"' not in align  # the raw link: rewritten
+        assert reported == ["../../nope"]
+    else:  # served as styles/align.html: the browser resolves these from the file's folder
+        assert "[h](../../css_types/horizontal#values)" not in align
+        assert "../../css_types/horizontal#values" in reported and "../../nope" in reported

@@ -55,7 +55,7 @@ class UpstreamSite(Record):
     """What the upstream's own site config says: its nav, redirects and excludes."""
 
     __slots__ = _fields = ("kind", "file", "nav", "redirects", "notes", "exclude", "snippets",
-                           "extensions", "endpoints", "specs")
+                           "extensions", "endpoints", "specs", "directory_urls")
     kind: str  #: ``docs.json``, ``mint.json`` or ``mkdocs.yml``
     file: str  #: path of the config file, relative to docs_dir (``../mkdocs.yml`` for MkDocs)
     nav: list[NavItem] | None  #: None when the file has no navigation
@@ -76,6 +76,9 @@ class UpstreamSite(Record):
     #: the OpenAPI specs its navigation names, as read then, by docs-relative path (the
     #: endpoint pages' references are written from them, not from another read)
     specs: dict[str, dict[str, Any]]
+    #: MkDocs: a page is served as a folder (``guide/setup/``: ``use_directory_urls``, the
+    #: default), which a link MkDocs leaves as written is relative to
+    directory_urls: bool
 
     def __init__(self, kind: str, file: str, nav: list[NavItem] | None,
                  redirects: list[Redirect] | None = None,
@@ -84,7 +87,8 @@ class UpstreamSite(Record):
                  snippets: dict[str, Any] | None = None,
                  extensions: list[str] | None = None,
                  endpoints: dict[str, Endpoint] | None = None,
-                 specs: dict[str, dict[str, Any]] | None = None) -> None:
+                 specs: dict[str, dict[str, Any]] | None = None,
+                 directory_urls: bool = False) -> None:
         self.kind = kind
         self.file = file
         self.nav = nav
@@ -95,6 +99,7 @@ class UpstreamSite(Record):
         self.extensions = [] if extensions is None else extensions
         self.endpoints = {} if endpoints is None else endpoints
         self.specs = {} if specs is None else specs
+        self.directory_urls = directory_urls
 
     @property
     def mkdocs(self) -> bool:
@@ -409,7 +414,8 @@ def _read_mkdocs_yml(read_repo: Reader, docs_dir: str) -> UpstreamSite | None:
             if isinstance(data.get(key), str) for line in data[key].splitlines()]
         markdown = markdown_extensions(data.get("markdown_extensions"))
         site: dict[str, Any] = {"exclude": exclude, "extensions": list(markdown),
-                                "snippets": markdown.get("pymdownx.snippets")}
+                                "snippets": markdown.get("pymdownx.snippets"),
+                                "directory_urls": data.get("use_directory_urls") is not False}
         if "nav" not in data or data["nav"] is None:
             return UpstreamSite(name, file, None, **site)
         try:

@@ -207,23 +207,48 @@ def resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | None:
         else:
             repo_path = here
         if repo_path == ".." or repo_path.startswith("../"):
-            return UnresolvedTarget(f"{url} points outside the repository",
-                                    "fix the link upstream", unsafe=True)
+            return _from_page_url(section, page, path, anchor) or UnresolvedTarget(
+                f"{url} points outside the repository", "fix the link upstream", unsafe=True)
         if repo_path == ".git" or repo_path.startswith(".git/"):
             return UnresolvedTarget(f"{url} points into .git", "fix the link upstream",
                                     unsafe=True)
         prefix = docs_prefix(docs)
         if not (repo_path == docs or repo_path.startswith(prefix)):
-            return _outside_docs(section, url, repo_path, anchor)
+            return _from_page_url(section, page, path, anchor) or \
+                _outside_docs(section, url, repo_path, anchor)
         if not path:
             return PageTarget(section.source.name, page.path, anchor)
         rel = "" if repo_path == docs else repo_path[len(prefix):]
     if path.endswith("/") and rel:
         rel += "/"  # normpath dropped it; a trailing slash names a folder
     target = _resolve_in_docs(section, rel, anchor, ctx) or _redirected(section, rel, anchor, ctx)
+    if target is None and path:
+        target = _from_page_url(section, page, path, anchor)
     return target or UnresolvedTarget(f"{url} matches no page or file in {docs}/",
                                       "fix the link upstream",
                                       repo_path=section.repo_path(rel.rstrip("/")))
+
+
+def _from_page_url(section: Section, page: Page, path: str,
+                   anchor: str | None) -> Target | None:
+    """A page that a relative link of an MkDocs upstream names from the page's address, not
+    its file. MkDocs rewrites a link that names a file of the docs folder; any other it leaves
+    as written, and with ``use_directory_urls`` (the default) a browser resolves it from the
+    page's folder address: ``../../css_types/horizontal`` in ``styles/align.md`` (served as
+    ``styles/align/``) is ``css_types/horizontal``. Only a page is looked for there."""
+    upstream = section.upstream
+    if upstream is None or not upstream.mkdocs or not upstream.directory_urls:
+        return None
+    base = page.path.rsplit(".", 1)[0]  # the page's address, as a folder
+    folder, _, name = base.rpartition("/")
+    if name in ("index", "README", "readme"):
+        base = folder  # served as its folder
+    # (a page's address ends with "/": `horizontal/` is horizontal.md's as much as a folder's)
+    rel = posixpath.normpath(f"{base}/{path}" if base else path)
+    if rel == ".." or rel.startswith("../"):
+        return None
+    found = find_page(section, "" if rel == "." else rel)
+    return PageTarget(section.source.name, found, anchor) if found is not None else None
 
 
 def _outside_docs(section: Section, url: str, repo_path: str, anchor: str | None) -> Target:
