@@ -369,3 +369,21 @@ def test_sphinx_shows_emoji_and_leaves_material_icons_out(tmp_path: Path,
     assert "material-clock-fast" not in body and "{ .lg" not in body, body
     assert "A \U0001f604 face" in body and "10:30:45" in body, body
     assert '<span class="pre">:smile:</span>' in body, body
+
+
+def test_an_mkdocs_page_with_admonitions_is_no_mdx_page(tmp_path: Path,
+                                                        cache_dir: Path) -> None:
+    """On Sphinx, an MkDocs page's admonitions become components; the page stayed an MDX
+    page after that: its icons and attribute lists showed as text, and the ``</div>`` of its
+    HTML was reported as closing nothing (a warning that fails ``-W``)."""
+    from hosts import built_page
+
+    page = ("# Icons\n\nA :material-apple:{ .lg } b :smile: c, [B](index.md){ .md-button }\n\n"
+            '!!! note "T"\n\n    text\n\n<div class="x"><pre>\na\n</pre>\n</div>\n')
+    html = built_page("sphinx", tmp_path, {
+        "mkdocs.yml": "site_name: Up\nmarkdown_extensions:\n  - admonition\n  - attr_list\n"
+                      "  - pymdownx.emoji\n",
+        "docs/index.md": page})  # (built strictly: no warning)
+    body = html[html.index("<h1"):]
+    assert "material-apple" not in body and "{ ." not in body, body
+    assert "b \U0001f604 c" in body and "admonition" in body, body

@@ -291,13 +291,15 @@ def _is_h1(line: str) -> bool:
 
 
 def _is_block_name(name: str, flow: frozenset[str] = FLOW_HTML) -> bool:
-    return name[:1].isupper() or name in BLOCK_HTML or name in flow
+    """A component, or an HTML element whose content is Markdown (none when ``flow`` is
+    empty: the HTML of a page that is no MDX is HTML)."""
+    return name[:1].isupper() or (bool(flow) and name in BLOCK_HTML) or name in flow
 
 
-def _reported(name: str) -> bool:
+def _reported(name: str, flow: frozenset[str]) -> bool:
     """Whether a closing tag of ``name`` that closes nothing is worth a warning: an HTML
     element's is not (its opening tag may be HTML that stays HTML, ``<p>text`` then ``</p>``)."""
-    return name[:1].isupper() or name in BLOCK_HTML
+    return name[:1].isupper() or (bool(flow) and name in BLOCK_HTML)
 
 
 def find_blocks(lines: list[str], code: set[int], flow: frozenset[str] = FLOW_HTML,
@@ -309,7 +311,7 @@ def find_blocks(lines: list[str], code: set[int], flow: frozenset[str] = FLOW_HT
     closing tag matches it; content may stand on the tag lines (``<Note>text</Note>``,
     ``text</Note>``). Inline components (``<Badge>``, ``<Link>``…) inside text are not blocks.
     ``flow``: the HTML elements whose content is Markdown (:data:`FLOW_HTML`,
-    :data:`NATIVE_FLOW_HTML`).
+    :data:`NATIVE_FLOW_HTML`; empty for a page that is no MDX, whose HTML stays HTML).
     """
     top: list[Block] = []
     stack: list[Block] = []
@@ -353,7 +355,7 @@ def find_blocks(lines: list[str], code: set[int], flow: frozenset[str] = FLOW_HT
                 open_block.end = i
             block = stack.pop()
         else:
-            if not tail and _reported(name):
+            if not tail and _reported(name, flow):
                 problems.append((i, f"</{name}> closes nothing"))
             return False
         block.end = i
@@ -1177,11 +1179,15 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
     html_markdown = native and "<" in body and ("](" in body or "][" in body) and \
         HTML_MARKDOWN_RE.search(body) is not None
     section = ctx.sections[page.source]
+    upstream = section.upstream
+    # a page written as MDX: not a page of an MkDocs site (whose admonitions may become
+    # components below, and whose HTML stays HTML)
+    mdx_source = native or page.path.endswith(".mdx") or (
+        (mdx_syntax or has_components or (upstream is not None and upstream.mintlify))
+        and not (upstream is not None and upstream.mkdocs))
     # HTML in an MDX page (a Mintlify site's .md pages are MDX too), for an engine that reads
     # it as HTML: the Markdown in its text, and elements closed with "/>"
-    mdx_page = not native and "<" in body and (
-        mdx_syntax or has_components or page.path.endswith(".mdx") or
-        (section.upstream is not None and section.upstream.mintlify))
+    mdx_page = not native and "<" in body and mdx_source
     markdown_html = mdx_page and HTML_TEXT_RE.search(body) is not None
     self_closed = mdx_page and "/>" in body and SELF_CLOSED_RE.search(body) is not None
     if not (has_components or has_mermaid or needs_title or strip_ids or mdx_syntax or dialect
@@ -1255,8 +1261,7 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
         if unwrapped != lines:
             lines[:] = [line if line.strip() else "" for line in unwrapped]
             changed = True
-    upstream = section.upstream
-    if not native and not mdx and "emoji" not in features and ":" in body and \
+    if not native and not mdx_source and "emoji" not in features and ":" in body and \
             upstream is not None and "pymdownx.emoji" in upstream.extensions:
         # :smile: and Material's :material-check:{ .lg }: an engine without pymdownx.emoji
         # would show the shortcodes as text
@@ -1267,7 +1272,7 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
                 if drawn != text:
                     lines[k] = drawn
                     changed = True
-    if not native and not mdx and "attr_list" not in features and "){" in body:
+    if not native and not mdx_source and "attr_list" not in features and "){" in body:
         # ``![chart](x.png){ width="300" }``: attr_list's, which the engine does not read,
         # would show as text after the image or link
         in_code = code or code_lines(fences(lines))
@@ -1313,7 +1318,9 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
 
     found: list[Block] = []
     if has_components:
-        blocks, problems = find_blocks(lines, code, NATIVE_FLOW_HTML if native else FLOW_HTML)
+        blocks, problems = find_blocks(
+            lines, code, frozenset() if not mdx_source else
+            NATIVE_FLOW_HTML if native else FLOW_HTML)
         for line, message in problems:
             ctx.report(section, page.path, line + 1 + page.body_line, "component", message)
         if blocks:
