@@ -11,6 +11,7 @@ checked here against markdown-it on generated pages, and in real ``mkdocs build`
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -175,3 +176,29 @@ def test_an_escaped_pipe_in_code_in_a_table_shows_as_a_pipe() -> None:
     html = markdown.markdown(commonmark_blocks(page), extensions=["tables"])
     assert "<code>int | None</code>" in html, html
     assert "\\|" in commonmark_blocks("`a \\| b` outside a table\n")
+
+
+ESCAPED = ("A cost ~\\$0.01, a \\<b\\> tag, \\~x\\~, 100\\%, \\\"q\\\", \\@user, \\\\$ and "
+           "`\\$code`.\n\n```\n\\$ in a fence\n```\n")
+
+
+def test_backslash_escapes_read_as_commonmark_reads_them() -> None:
+    """CommonMark (and MDX, which needs ``\\<``) unescapes any ASCII punctuation;
+    Python-Markdown only its own, and showed the backslash of ``\\$``, ``\\<``, ``\\@``… The
+    page's text is what markdown-it makes of it; code is left alone."""
+    from miles_docs_plugin.mkdocs_plugin.commonmark import commonmark_escapes
+
+    text = commonmark_escapes(ESCAPED)
+    ours = markdown.markdown(text, extensions=["fenced_code", "tables"])
+    reference = MarkdownIt("commonmark").render(ESCAPED)
+    assert html.unescape(re.sub(r"<[^>]+>", "", ours)).split() == \
+        html.unescape(re.sub(r"<[^>]+>", "", reference)).split()
+    assert "<code>\\$code</code>" in ours and "\\$ in a fence" in ours
+
+
+def test_an_upstream_pages_escapes_show_no_backslash_on_mkdocs(tmp_path: Path) -> None:
+    from hosts import built_page
+
+    page = built_page("mkdocs", tmp_path, {"docs/index.md": "# Home\n\n" + ESCAPED})
+    text = html.unescape(re.sub(r"<[^>]+>", "", page[page.index("<h1"):]))
+    assert "A cost ~$0.01, a <b> tag, ~x~, 100%, \"q\", @user, \\$ and \\$code." in text

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..core.transform.mdx import CODE_SPAN_RE
+from ..core.transform.mdx import CODE_SPAN_RE, code_lines, fences, outside_code_spans
 
 #: An opening line of a block the engine writes for a component: an admonition, a dropdown, a
 #: content tab.
@@ -29,6 +29,40 @@ _PARSER: Any = None
 
 #: (columns of indentation a line has, columns it gets), per line of a level
 Moves = dict[int, tuple[int, int]]
+
+
+#: ASCII punctuation that CommonMark unescapes and Python-Markdown does not (its own escapes,
+#: and ``|`` of its tables, it reads), and what stands for each: the character where it means
+#: nothing to Python-Markdown or an extension, else its character reference (in which no
+#: extension reads syntax: ``\$5`` is no formula, ``\~`` no strikethrough).
+ESCAPES = {**{c: c for c in "%@,/;?"}, **{c: f"&#{ord(c)};" for c in "\"$&'<:=^~"}}
+#: A backslash and the character after it (``\\`` is one pair: an escaped backslash).
+ESCAPE_RE = re.compile(r"\\(.)")
+
+
+def commonmark_escapes(content: str) -> str:
+    r"""``content`` with the backslash escapes CommonMark reads and Python-Markdown does not
+    (``\$``, ``\<``, ``\@``…: MDX needs ``\<`` and ``\{``) written so that Python-Markdown
+    shows the character, not the backslash (:data:`ESCAPES`). Not in code (fences, code spans,
+    lines indented four columns or more), HTML (a line that starts with a tag), or headings
+    (whose text the anchors are made from)."""
+    lines = content.split("\n")
+    code = code_lines(fences(lines))
+
+    def unescape(m: re.Match[str]) -> str:
+        return ESCAPES.get(m.group(1), m.group(0))
+
+    def change(text: str) -> str:
+        return ESCAPE_RE.sub(unescape, text) if "\\" in text else text
+
+    for i, line in enumerate(lines):
+        if "\\" not in line or i in code:
+            continue
+        text = line.lstrip(" ")
+        if len(line) - len(text) >= 4 or text.startswith(("<", "#", "\t")):
+            continue
+        lines[i] = outside_code_spans(line, change)
+    return "\n".join(lines)
 
 
 def commonmark_blocks(content: str) -> str:

@@ -109,19 +109,24 @@ class MkDocsEngine(Engine):
 
     def finish_page(self, section: Section, page: Page, ctx: BuildContext) -> None:
         """Blocks written for CommonMark (lists, fences, and the blocks this engine wrote for
-        components), written for Python-Markdown (:func:`.commonmark.commonmark_blocks`),
+        components), and its backslash escapes, written for Python-Markdown
+        (:func:`.commonmark.commonmark_blocks`, :func:`.commonmark.commonmark_escapes`),
         unless the upstream is an MkDocs site. Kept in the scan cache: a warm build neither
         parses the page again nor imports markdown-it."""
         upstream = section.upstream
         content = page.content
-        if (upstream is not None and upstream.mkdocs) or \
-                not _may_need_shaping(content) or ctx.scans is None:
+        if (upstream is not None and upstream.mkdocs) or ctx.scans is None:
+            return
+        blocks = _may_need_shaping(content)
+        escapes = "\\" in content and _ESCAPE_HINT_RE.search(content) is not None
+        if not (blocks or escapes):
             return
 
         def shape() -> str:
-            from .commonmark import commonmark_blocks
+            from .commonmark import commonmark_blocks, commonmark_escapes
 
-            return commonmark_blocks(content)
+            text = commonmark_blocks(content) if blocks else content
+            return commonmark_escapes(text) if escapes else text
 
         page.content = ctx.scans.cached("l", content, shape, str, str)
 
@@ -578,6 +583,10 @@ _BLOCK_HINT_RE = lazy_re(r"\n(?:(?: {4})* {1,3}\S|"
                          r"(?: {4})*[^ \t\n][^\n]*\n(?: {4})*(?:`{3}|~{3})|"
                          r"(?: {4})*(?:`{3,}|~{3,})[ \t]*\n(?: {4})*[^ \t\n`~]|"
                          r"[ \t]*\|[^\n]*`[^`\n]*\\\|)")
+
+
+#: A backslash escape CommonMark reads and Python-Markdown does not (``commonmark.ESCAPES``).
+_ESCAPE_HINT_RE = lazy_re(r"\\[%@,/;?\"$&'<:=^~]")
 
 
 def _may_need_shaping(content: str) -> bool:
