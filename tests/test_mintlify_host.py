@@ -1082,3 +1082,25 @@ def test_links_in_mdx_comments_are_not_links(tmp_path: Path, cache_dir: Path,
     assert "[ok](/diffusion/other)" in out
     if trust:
         assert out == page.replace("(/other)", "(/diffusion/other)")
+
+
+@pytest.mark.parametrize("trust", ["", "    trust: full\n"], ids=["untrusted", "trusted"])
+def test_html_comments_are_taken_out_for_mdx(tmp_path: Path, trust: str) -> None:
+    """MDX has no HTML comments: ``mint`` stopped on ``<!--`` right before a tag ("Unable to
+    parse"), so the site could not be checked or deployed. Comments outside code go, as a
+    browser ends them; the lines stay; a comment in code is code."""
+    commit = make_repo(tmp_path / "up", {
+        "docs/index.md": ("# Home\n\n<!-- a note -->\n<div class=\"x\">\nkept\n</div>\n\n"
+                          "Text <!-- inline --> and `<!-- code span -->`.\n\n<!--\nover\n"
+                          "lines -->\nAfter.\n\n<!-->Shown<!--->\n\n```html\n<!-- fenced -->\n"
+                          "```\n"),
+        "docs/other.md": "# Other\n"})
+    docs = _host(tmp_path, tmp_path / "up", commit, trust)
+    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "out" / "diffusion" / "index.md").read_text()
+    for gone in ("a note", "inline", "over", "lines -->"):
+        assert gone not in page, page
+    assert "Text  and `<!-- code span -->`." in page and "<!-- fenced -->" in page, page
+    assert "\nkept\n" in page and "After." in page and "Shown" in page, page
+    assert broken_links(tmp_path / "out", tmp_path / "home") == {}

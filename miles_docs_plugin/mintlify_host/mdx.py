@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..core.transform.mdx import outside_code_spans
+from ..core.transform.mdx import CODE_SPAN_RE, outside_code_spans
 
 _PARSER: Any = None
 TAG_LINE_RE = re.compile(r"(?m)^[ \t]*<(/?)[A-Za-z][\w.:-]*(?:[ \t][^<>\n]*)?/?>[ \t]*$")
@@ -88,13 +88,50 @@ def _mdx_text(text: str) -> str:
     return STRAY_LT_RE.sub("&lt;", VOID_RE.sub(r"<\1\2 />", text))
 
 
+#: Where an HTML comment ends, as a browser reads it (and an empty one, ``<!-->``).
+COMMENT_END_RE = re.compile(r"--!?>")
+ABRUPT_END_RE = re.compile(r"-?>")
+
+
+def _without_comments(lines: list[str], code: set[int]) -> None:
+    """HTML comments outside code taken out, in place (the lines stay): MDX has none, and
+    stops on ``<!--`` before a tag (``<!-- note -->`` then ``<div>``). They show nothing."""
+    inside = False
+    for n, line in enumerate(lines):
+        if not inside and (n in code or "<!--" not in line):
+            continue
+        # code spans masked (same length): `<!-- -->` in inline code is text
+        masked = CODE_SPAN_RE.sub(lambda m: "\0" * len(m.group(0)), line) if not inside \
+            else line
+        out: list[str] = []
+        at = 0
+        while True:
+            if inside:
+                end = COMMENT_END_RE.search(line, at)
+                if end is None:
+                    break  # it goes on on the next line
+                inside, at = False, end.end()
+                continue
+            start = masked.find("<!--", at)
+            if start < 0:
+                out.append(line[at:])
+                break
+            out.append(line[at:start])
+            abrupt = ABRUPT_END_RE.match(line, start + 4)  # <!--> and <!--->: empty ones
+            inside, at = abrupt is None, start + 4 if abrupt is None else abrupt.end()
+        lines[n] = "".join(out)
+
+
 def valid_mdx(body: str, code: set[int]) -> str:
     """What GitHub and MkDocs render but MDX stops on, fixed outside code: HTML's void
-    elements unclosed (``<p><img ...></p>``) and a ``<`` that starts no tag (``<20%``)."""
+    elements unclosed (``<p><img ...></p>``), a ``<`` that starts no tag (``<20%``), and
+    HTML comments (taken out)."""
     if "<" not in body:
         return body
     newline = "\r\n" if "\r\n" in body else "\n"
     lines = body.split(newline)
+    if "<!--" in body:
+        _without_comments(lines, code)
     for n, line in enumerate(lines):
         if n in code or "<" not in line:
             continue
