@@ -1104,3 +1104,26 @@ def test_html_comments_are_taken_out_for_mdx(tmp_path: Path, trust: str) -> None
     assert "Text  and `<!-- code span -->`." in page and "<!-- fenced -->" in page, page
     assert "\nkept\n" in page and "After." in page and "Shown" in page, page
     assert broken_links(tmp_path / "out", tmp_path / "home") == {}
+
+
+def test_an_mkdocs_upstreams_admonitions_and_tabs_become_components(tmp_path: Path) -> None:
+    """An MkDocs upstream's ``!!!``, ``???`` and ``===`` blocks showed their markers as text
+    and their indented content as code: they are Mintlify's callouts, accordions and tabs,
+    their links rewritten; ``:::`` autodoc lines are replaced and reported, as elsewhere."""
+    commit = make_repo(tmp_path / "up", {
+        "mkdocs.yml": "site_name: Up\nmarkdown_extensions:\n  - admonition\n"
+                      "  - pymdownx.details\n  - pymdownx.tabbed\n",
+        "docs/index.md": ('# Home\n\n!!! info inline end "Your platform"\n\n    ### Linux\n'
+                          "    See [other](other.md).\n\nText.\n\n=== \"HTTPS\"\n\n"
+                          "    ```bash\n    git clone https://x\n    ```\n\n=== \"SSH\"\n\n"
+                          "    Use ssh.\n\n??? tip\n\n    Hidden.\n\n::: pkg.module\n\nEnd.\n"),
+        "docs/other.md": "# Other\n"})
+    docs = _host(tmp_path, tmp_path / "up", commit)
+    done = _cli(docs, "build", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "out" / "diffusion" / "index.md").read_text()
+    assert "!!!" not in page and "===" not in page and "???" not in page, page
+    assert '<Info title="Your platform">' in page and "[other](/diffusion/other)" in page, page
+    assert '<Tab title="HTTPS">' in page and '<Accordion title="Tip">' in page, page
+    assert "pkg.module" in done.stderr, done.stderr
+    assert broken_links(tmp_path / "out", tmp_path / "home") == {}

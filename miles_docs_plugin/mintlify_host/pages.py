@@ -49,6 +49,8 @@ class MintlifyPages:
             page.extra["openapi_written"] = written
             if written and not section.source.sandboxed:
                 _drop_front_key(page, "openapi")
+        if section.upstream is not None and section.upstream.mkdocs:
+            _mkdocs_blocks(page, section, ctx)
         page.extra["mintlify_body"] = page.content[page.body_start:]
         page.title = None  # Mintlify shows the front matter title itself
 
@@ -160,6 +162,29 @@ class MintlifyPages:
                            "title, description and sidebarTitle)", Severity.WARNING)
         page.content = front + body
         page.body_start = len(front)
+
+
+def _mkdocs_blocks(page: Page, section: Section, ctx: BuildContext) -> None:
+    """An MkDocs upstream's admonitions, collapsibles and tabs (``!!! note``, ``??? tip``,
+    ``=== "Tab"``) as Mintlify's components, and its ``:::`` autodoc lines replaced and
+    reported, as for an engine without them: as written, MDX showed the markers as text and
+    their indented content as code."""
+    body = page.content[page.body_start:]
+    if not ("!!!" in body or "???" in body or "===" in body or ":::" in body):
+        return
+    from ..core.transform.components import DIALECT_RE
+    from ..core.transform.dialect import to_components
+    from ..core.transform.mdx import code_lines, fences
+
+    if DIALECT_RE.search(body) is None:
+        return
+    newline = "\r\n" if "\r\n" in body else "\n"
+    lines = body.split(newline)
+    changed, notes = to_components(lines, code_lines(fences(lines)))
+    for line, message in notes:
+        ctx.report(section, page.path, line + 1 + page.body_line, "dialect", message)
+    if changed:
+        page.content = page.content[:page.body_start] + newline.join(lines)
 
 
 def _with_attr(opening: str, name: str, value: str) -> str:
