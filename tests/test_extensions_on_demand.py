@@ -387,3 +387,26 @@ def test_an_mkdocs_page_with_admonitions_is_no_mdx_page(tmp_path: Path,
     body = html[html.index("<h1"):]
     assert "material-apple" not in body and "{ ." not in body, body
     assert "b \U0001f604 c" in body and "admonition" in body, body
+
+
+@pytest.mark.parametrize("engine", ["mkdocs", "sphinx"])
+def test_a_fence_the_upstream_draws_with_its_own_code_is_reported(
+        tmp_path: Path, cache_dir: Path, engine: str) -> None:
+    """superfences' ``custom_fences`` run the upstream's own code (Textual's screenshots),
+    which is not run here: the fence became an empty code block, silently."""
+    from hosts import make_host
+
+    up = tmp_path / "up"
+    commit = make_repo(up, {
+        "mkdocs.yml": ("site_name: Up\nmarkdown_extensions:\n  - pymdownx.superfences:\n"
+                       "      custom_fences:\n        - name: textual\n          class: textual\n"
+                       "          format: !!python/name:textual._doc.format_svg\n"
+                       "        - name: mermaid\n          class: mermaid\n"
+                       "          format: !!python/name:pymdownx.superfences.fence_code_format\n"),
+        "docs/index.md": ('# Home\n\n```{.textual path="app.py"}\n```\n\n```textual\nx\n```\n\n'
+                          "```mermaid\ngraph TD; A-->B\n```\n")})
+    host = make_host(engine, tmp_path / "host", up.as_uri(), commit)
+    run = host.build(strict=False)
+    assert run.returncode == 0, run.output
+    said = [line for line in run.output.splitlines() if "custom_fences" in line]
+    assert len(said) == 1 and "docs/index.md:3" in said[0] and "`textual`" in said[0], said

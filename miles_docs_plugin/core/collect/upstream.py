@@ -55,7 +55,8 @@ class UpstreamSite(Record):
     """What the upstream's own site config says: its nav, redirects and excludes."""
 
     __slots__ = _fields = ("kind", "file", "nav", "redirects", "notes", "exclude", "snippets",
-                           "extensions", "endpoints", "specs", "directory_urls")
+                           "extensions", "endpoints", "specs", "directory_urls",
+                           "custom_fences")
     kind: str  #: ``docs.json``, ``mint.json`` or ``mkdocs.yml``
     file: str  #: path of the config file, relative to docs_dir (``../mkdocs.yml`` for MkDocs)
     nav: list[NavItem] | None  #: None when the file has no navigation
@@ -79,6 +80,9 @@ class UpstreamSite(Record):
     #: MkDocs: a page is served as a folder (``guide/setup/``: ``use_directory_urls``, the
     #: default), which a link MkDocs leaves as written is relative to
     directory_urls: bool
+    #: MkDocs: the fences ``pymdownx.superfences`` draws with the site's own code
+    #: (``custom_fences``; not mermaid, which every host draws)
+    custom_fences: list[str]
 
     def __init__(self, kind: str, file: str, nav: list[NavItem] | None,
                  redirects: list[Redirect] | None = None,
@@ -88,7 +92,8 @@ class UpstreamSite(Record):
                  extensions: list[str] | None = None,
                  endpoints: dict[str, Endpoint] | None = None,
                  specs: dict[str, dict[str, Any]] | None = None,
-                 directory_urls: bool = False) -> None:
+                 directory_urls: bool = False,
+                 custom_fences: list[str] | None = None) -> None:
         self.kind = kind
         self.file = file
         self.nav = nav
@@ -100,6 +105,7 @@ class UpstreamSite(Record):
         self.endpoints = {} if endpoints is None else endpoints
         self.specs = {} if specs is None else specs
         self.directory_urls = directory_urls
+        self.custom_fences = [] if custom_fences is None else custom_fences
 
     @property
     def mkdocs(self) -> bool:
@@ -386,6 +392,13 @@ def markdown_extensions(value: Any) -> dict[str, dict[str, Any]]:
             for name, options in entries}
 
 
+def _custom_fences(extensions: dict[str, dict[str, Any]]) -> list[str]:
+    """The names of superfences' ``custom_fences``, but mermaid."""
+    fences = extensions.get("pymdownx.superfences", {}).get("custom_fences")
+    return sorted({str(f["name"]) for f in fences if isinstance(f, dict) and f.get("name")} -
+                  {"mermaid"}) if isinstance(fences, list) else []
+
+
 def _read_mkdocs_yml(read_repo: Reader, docs_dir: str) -> UpstreamSite | None:
     parent = posixpath.dirname(docs_dir) if docs_dir not in ("", ".") else None
     if parent is None:
@@ -415,7 +428,8 @@ def _read_mkdocs_yml(read_repo: Reader, docs_dir: str) -> UpstreamSite | None:
         markdown = markdown_extensions(data.get("markdown_extensions"))
         site: dict[str, Any] = {"exclude": exclude, "extensions": list(markdown),
                                 "snippets": markdown.get("pymdownx.snippets"),
-                                "directory_urls": data.get("use_directory_urls") is not False}
+                                "directory_urls": data.get("use_directory_urls") is not False,
+                                "custom_fences": _custom_fences(markdown)}
         if "nav" not in data or data["nav"] is None:
             return UpstreamSite(name, file, None, **site)
         try:

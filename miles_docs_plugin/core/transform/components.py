@@ -1147,6 +1147,29 @@ def _report_unknown(page: Page, found: list[Block], base: int) -> None:
         page.extra["unknown_components"] = unknown
 
 
+#: A fence's language: its first word, or an attribute list's first class (``{.textual …}``).
+FENCE_LANG_RE = lazy_re(r"\{?\s*\.?([\w+-]+)")
+
+
+def _report_custom_fences(page: Page, section: Section, ctx: BuildContext, body: str,
+                          names: list[str]) -> None:
+    """Fences that the upstream's site draws with its own code (superfences'
+    ``custom_fences``), which is not run here: the reader gets the fence's text as code,
+    often nothing (``{.textual path="app.py"}``). Said once per name and page."""
+    if not any(name in body for name in names):
+        return
+    seen: set[str] = set()
+    for fence in fences(body.split("\n")):
+        m = FENCE_LANG_RE.match(fence.info)
+        name = m.group(1) if m else ""
+        if name in names and name not in seen:
+            seen.add(name)
+            ctx.report(section, page.path, fence.start + 1 + page.body_line, "fence",
+                       f"a `{name}` fence, which the upstream's site draws with its own code "
+                       "(superfences' custom_fences): that code is not run here, so the fence "
+                       "is shown as code")
+
+
 def prepare_page(page: Page, ctx: BuildContext) -> None:
     body = page.content[page.body_start:]
     native = ctx.engine.reads_mdx  # Mintlify: only what the link rules need (every page MDX)
@@ -1190,6 +1213,8 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
     mdx_page = not native and "<" in body and mdx_source
     markdown_html = mdx_page and HTML_TEXT_RE.search(body) is not None
     self_closed = mdx_page and "/>" in body and SELF_CLOSED_RE.search(body) is not None
+    if upstream is not None and upstream.custom_fences and ("```" in body or "~~~" in body):
+        _report_custom_fences(page, section, ctx, body, upstream.custom_fences)
     if not (has_components or has_mermaid or needs_title or strip_ids or mdx_syntax or dialect
             or across or html_markdown or markdown_html or self_closed):
         return
