@@ -1127,3 +1127,25 @@ def test_an_mkdocs_upstreams_admonitions_and_tabs_become_components(tmp_path: Pa
     assert '<Tab title="HTTPS">' in page and '<Accordion title="Tip">' in page, page
     assert "pkg.module" in done.stderr, done.stderr
     assert broken_links(tmp_path / "out", tmp_path / "home") == {}
+
+
+@pytest.mark.parametrize(("body", "code", "expected"), [
+    # a comment that would take a line of code with it is no comment: its "<!--" is text,
+    # and the code after it stays code (the sandbox reads the lines of code found before)
+    ("text <!--\n\n```\n-->\n{run()}\n```", {2, 3, 4, 5},
+     "text &lt;!--\n\n```\n-->\n{run()}\n```"),
+    ("a <!-- never closed", set(), "a &lt;!-- never closed"),
+    ("<!--\nover\nlines -->after <!-- x --> y", set(), "\n\nafter  y"),
+])
+def test_a_comment_never_takes_code_with_it(body: str, code: set[int], expected: str) -> None:
+    from miles_docs_plugin.mintlify_host.mdx import valid_mdx
+
+    assert valid_mdx(body, code) == expected
+
+
+def test_an_mdx_comment_never_takes_code_with_it() -> None:
+    from miles_docs_plugin.core.transform.mdx import blank_comments
+
+    lines = ["more {/*", "", "```", "*/}", "{run()}", "```", "{/* gone */} kept"]
+    blank_comments(lines, {2, 3, 4, 5})
+    assert lines == ["more {/*", "", "```", "*/}", "{run()}", "```", " kept"]

@@ -95,31 +95,45 @@ ABRUPT_END_RE = re.compile(r"-?>")
 
 def _without_comments(lines: list[str], code: set[int]) -> None:
     """HTML comments outside code taken out, in place (the lines stay): MDX has none, and
-    stops on ``<!--`` before a tag (``<!-- note -->`` then ``<div>``). They show nothing."""
-    inside = False
-    for n, line in enumerate(lines):
-        if not inside and (n in code or "<!--" not in line):
+    stops on ``<!--`` before a tag (``<!-- note -->`` then ``<div>``). They show nothing.
+
+    A comment never takes a line of code with it: one that would reach a line of code (or
+    the end of the page) before its end is not one here, and its ``<!--`` is written as text.
+    (The lines of code were found before; the sandbox relies on them.)"""
+    n = 0
+    at = 0
+    while n < len(lines):
+        line = lines[n]
+        if n in code or "<!--" not in line[at:]:
+            n, at = n + 1, 0
             continue
-        # code spans masked (same length): `<!-- -->` in inline code is text
-        masked = CODE_SPAN_RE.sub(lambda m: "\0" * len(m.group(0)), line) if not inside \
-            else line
-        out: list[str] = []
-        at = 0
-        while True:
-            if inside:
-                end = COMMENT_END_RE.search(line, at)
-                if end is None:
-                    break  # it goes on on the next line
-                inside, at = False, end.end()
-                continue
-            start = masked.find("<!--", at)
-            if start < 0:
-                out.append(line[at:])
+        masked = CODE_SPAN_RE.sub(lambda m: "\0" * len(m.group(0)), line)  # `<!--` is text
+        start = masked.find("<!--", at)
+        if start < 0:
+            n, at = n + 1, 0
+            continue
+        abrupt = ABRUPT_END_RE.match(line, start + 4)  # <!--> and <!--->: empty ones
+        if abrupt is not None:
+            lines[n] = line[:start] + line[abrupt.end():]
+            at = start
+            continue
+        k, pos, end = n, start + 4, None
+        while k < len(lines) and (k == n or k not in code):
+            end = COMMENT_END_RE.search(lines[k], pos)
+            if end is not None:
                 break
-            out.append(line[at:start])
-            abrupt = ABRUPT_END_RE.match(line, start + 4)  # <!--> and <!--->: empty ones
-            inside, at = abrupt is None, start + 4 if abrupt is None else abrupt.end()
-        lines[n] = "".join(out)
+            k, pos = k + 1, 0
+        if end is None:  # no end before code or the page's end: text
+            lines[n] = line[:start] + "&lt;!--" + line[start + 4:]
+            at = start + 7
+            continue
+        if k == n:
+            lines[n] = line[:start] + line[end.end():]
+        else:
+            lines[n] = line[:start]
+            lines[n + 1:k] = [""] * (k - n - 1)
+            lines[k] = lines[k][end.end():]
+        n, at = k, (start if k == n else 0)
 
 
 def valid_mdx(body: str, code: set[int]) -> str:

@@ -443,8 +443,10 @@ def string_expressions(lines: list[str], code: set[int]) -> bool:
 
 
 def blank_comments(lines: list[str], code: set[int]) -> None:
-    """Remove the ``{/* … */}`` comments that start outside code, in place; a comment may
-    span lines, whose number is kept (a line that held only a comment is left blank)."""
+    """Remove the ``{/* … */}`` comments outside code, in place; a comment may span lines,
+    whose number is kept (a line that held only a comment is left blank). One that would take
+    a line of code with it is left as it is (the lines of code were found before, and what
+    reads the page after relies on them)."""
     text = "\n".join(lines)
     if "{/*" not in text and "{ /*" not in text:
         return
@@ -454,9 +456,10 @@ def blank_comments(lines: list[str], code: set[int]) -> None:
 
     def blank(m: re.Match[str]) -> str:
         first = bisect.bisect_right(starts, m.start()) - 1
-        if first in code:
+        last = first + m.group(0).count("\n")
+        if any(k in code for k in range(first, last + 1)):
             return m.group(0)
-        return "\n" * m.group(0).count("\n")
+        return "\n" * (last - first)
 
     lines[:] = COMMENT_RE.sub(blank, text).split("\n")
     for k, line in enumerate(lines):
