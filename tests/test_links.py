@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -483,3 +484,29 @@ def test_an_mkdocs_upstreams_link_left_as_written_resolves_from_the_pages_addres
     else:  # served as styles/align.html: the browser resolves these from the file's folder
         assert "[h](../../css_types/horizontal#values)" not in align
         assert "../../css_types/horizontal#values" in reported and "../../nope" in reported
+
+
+def test_a_wrapper_put_in_place_of_the_builtin_resolver_is_called(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The resolver calls the link rules directly in place of the built-in's own hook, but
+    not in place of a function a plugin put under its name."""
+    import functools
+
+    from miles_docs_plugin.builtin import links
+
+    seen: list[str] = []
+    original = links.mdp_resolve_link
+
+    @functools.wraps(original)
+    def wrapper(link: Any, page: Any, ctx: Any) -> Any:
+        seen.append(link.dest)
+        return original(link, page, ctx)
+
+    monkeypatch.setattr(links, "mdp_resolve_link", wrapper)
+    wc = tmp_path / "wc"
+    write(wc / "docs" / "index.md", "# Home\n\nSee [a](a.md).\n")
+    write(wc / "docs" / "a.md", "# A\n")
+    config = parse_config({"sources": [{"name": "s", "repo": "https://github.com/o/r.git",
+                                        "local": str(wc)}]}, base_dir=tmp_path, env={})
+    build(config, Engine(), use_scan_cache=False)
+    assert seen == ["a.md"]

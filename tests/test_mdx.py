@@ -333,13 +333,15 @@ def test_elements_closed_the_jsx_way_get_a_closing_tag() -> None:
 
     lines = ["<iframe", '  src="https://x.org/e"', "  allowFullScreen", "/>", "",
              '<video controls src="v.mp4" /> and <br /> <img src="a.png"/>',
-             "`<div />` <span className='x'/>", "<Card title='t' />", "```", "<div />", "```"]
+             "`<div />` <span className='x'/>", "<Card title='t' />", "```", "<div />", "```",
+             '<video src="a.mp4" /> and <iframe src="b" />']
     assert close_elements(lines, code_lines(fences(lines)))
     assert lines[:4] == ["<iframe", '  src="https://x.org/e"', "  allowFullScreen",
                          "></iframe>"]
     assert lines[5] == '<video controls src="v.mp4" ></video> and <br /> <img src="a.png"/>'
     assert lines[6:] == ["`<div />` <span className='x'></span>", "<Card title='t' />", "```",
-                         "<div />", "```"]
+                         "<div />", "```",
+                         '<video src="a.mp4" ></video> and <iframe src="b" ></iframe>']
 
 
 def test_text_in_tables_and_html_lists_is_markdown_but_not_in_code_or_comments() -> None:

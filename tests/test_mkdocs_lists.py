@@ -202,3 +202,11 @@ def test_an_upstream_pages_escapes_show_no_backslash_on_mkdocs(tmp_path: Path) -
     page = built_page("mkdocs", tmp_path, {"docs/index.md": "# Home\n\n" + ESCAPED})
     text = html.unescape(re.sub(r"<[^>]+>", "", page[page.index("<h1"):]))
     assert "A cost ~$0.01, a <b> tag, ~x~, 100%, \"q\", @user, \\$ and \\$code." in text
+
+
+def test_tex_keeps_its_backslashes() -> None:
+    """``\\,`` and ``\\%`` are TeX's own in a formula (arithmatex): left as written."""
+    from miles_docs_plugin.mkdocs_plugin.commonmark import commonmark_escapes
+
+    tex = "$a \\, b \\; c$ and $\\$5$\n$$\n\\int f(x) \\, dx = 50\\%\n$$\n"
+    assert commonmark_escapes(tex + "Cost \\$5.") == tex + "Cost &#36;5."

@@ -25,6 +25,11 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
     return resolve_link(link, page, ctx)
 
 
+#: This module's own hook, as defined here: the link resolver calls the rules in its place,
+#: but not a function a plugin put under the name (a wrapper of it, say).
+RESOLVE_LINK = mdp_resolve_link
+
+
 @hookimpl(tryfirst=True)  # before components are written in the engine's syntax
 def mdp_transform_page(page: Page, ctx: BuildContext) -> None:
     from ..core.transform.links import transform_page

@@ -36,6 +36,8 @@ Moves = dict[int, tuple[int, int]]
 #: nothing to Python-Markdown or an extension, else its character reference (in which no
 #: extension reads syntax: ``\$5`` is no formula, ``\~`` no strikethrough).
 ESCAPES = {**{c: c for c in "%@,/;?"}, **{c: f"&#{ord(c)};" for c in "\"$&'<:=^~"}}
+#: A "$" that no backslash escapes.
+UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
 #: A backslash and the character after it (``\\`` is one pair: an escaped backslash).
 ESCAPE_RE = re.compile(r"\\(.)")
 
@@ -44,10 +46,12 @@ def commonmark_escapes(content: str) -> str:
     r"""``content`` with the backslash escapes CommonMark reads and Python-Markdown does not
     (``\$``, ``\<``, ``\@``…: MDX needs ``\<`` and ``\{``) written so that Python-Markdown
     shows the character, not the backslash (:data:`ESCAPES`). Not in code (fences, code spans,
-    lines indented four columns or more), HTML (a line that starts with a tag), or headings
-    (whose text the anchors are made from)."""
+    lines indented four columns or more), HTML (a line that starts with a tag), headings
+    (whose text the anchors are made from), or what may be TeX (a ``$$`` block, a line with
+    two ``$``)."""
     lines = content.split("\n")
     code = code_lines(fences(lines))
+    math = False  #: in a ``$$`` block (TeX: ``\,``, ``\%`` are its own)
 
     def unescape(m: re.Match[str]) -> str:
         return ESCAPES.get(m.group(1), m.group(0))
@@ -56,8 +60,10 @@ def commonmark_escapes(content: str) -> str:
         return ESCAPE_RE.sub(unescape, text) if "\\" in text else text
 
     for i, line in enumerate(lines):
-        if "\\" not in line or i in code:
-            continue
+        if i not in code and line.strip() == "$$":
+            math = not math
+        if "\\" not in line or i in code or math or len(UNESCAPED_DOLLAR_RE.findall(line)) > 1:
+            continue  # (two "$" on a line: a formula, maybe)
         text = line.lstrip(" ")
         if len(line) - len(text) >= 4 or text.startswith(("<", "#", "\t")):
             continue

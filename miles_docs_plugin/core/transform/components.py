@@ -807,7 +807,8 @@ def close_elements(lines: list[str], code: set[int]) -> bool:
         if i in code or "<" not in line:
             continue
         masked = CODE_SPAN_RE.sub(lambda m: "\0" * len(m.group(0)), line)
-        for m in _ELEMENT_START_RE.finditer(masked):
+        # the last first: a closing tag written in moves what follows it on the line
+        for m in reversed(list(_ELEMENT_START_RE.finditer(masked))):
             span = [lines[i]]
             for k in range(i + 1, min(i + MAX_TAG_LINES, len(lines))):
                 if k in code or not lines[k].strip():

@@ -241,8 +241,8 @@ def _from_page_url(section: Section, page: Page, path: str,
         return None
     base = page.path.rsplit(".", 1)[0]  # the page's address, as a folder
     folder, _, name = base.rpartition("/")
-    if name in ("index", "README", "readme"):
-        base = folder  # served as its folder
+    if name in ("index", "README"):
+        base = folder  # served as its folder (MkDocs: only these names)
     # (a page's address ends with "/": `horizontal/` is horizontal.md's as much as a folder's)
     rel = posixpath.normpath(f"{base}/{path}" if base else path)
     if rel == ".." or rel.startswith("../"):
@@ -384,7 +384,7 @@ def _resolver(ctx: BuildContext) -> Resolver:
             # is loaded, since its hook is among the calls, and is not imported here, as it
             # imports this one
             hook = getattr(sys.modules.get(dict(BUILTIN_PLUGINS)["miles_docs.links"]),
-                           "mdp_resolve_link", None)
+                           "RESOLVE_LINK", None)
             calls = [resolve_link if call is hook else call for call in calls]
         if calls is None:
             found = ctx.hooks.resolve_link
