@@ -410,3 +410,28 @@ def test_trust_full_gives_the_sandbox_up(tmp_path: Path, cache_dir: Path) -> Non
     assert result.returncode == 0, result.output
     assert SECRET in published(host)
     assert 'onclick="go()"' in host.site().page("diffusion/attack.html").text
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_attribute_opened_in_one_html_block_is_not_filled_by_the_next(
+        tmp_path: Path, cache_dir: Path, engine: str) -> None:
+    """Sphinx gets a page's raw HTML in pieces (one per HTML block): one that leaves an
+    attribute open, harmless alone, made the quote and handler of the next piece live
+    markup. Every element of the published page is read back: none has a handler."""
+    from html.parser import HTMLParser
+
+    page = ('# Split\n\n<div title="x\n\nhello\n\n<div>" onmouseover="alert(27)" '
+            'style="position:fixed;inset:0">\n')
+    host = attack_host(tmp_path, engine, {"docs/attack.md": page})
+    with untouched(host):
+        result = host.build(strict=False)
+    assert result.returncode == 0, result.output
+    handlers: list[tuple[str, str]] = []
+
+    class Attributes(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            handlers.extend((tag, name) for name, _ in attrs if name.startswith("on"))
+
+    for built in host.site().pages.values():
+        Attributes().feed(built.text)
+    assert handlers == []

@@ -245,7 +245,7 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
         if "html" not in raw.get("format", "").split():
             continue
         text = raw.astext()
-        clean, removed = sanitize_html(text)
+        clean, removed = sanitize_html(text, whole=False)
         for item in removed:
             _warn(info, f"removed the {item.what} (untrusted source; `trust: full` keeps it)",
                   upstream_line(info, [item.needle], raw.line))

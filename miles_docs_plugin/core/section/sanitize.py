@@ -239,12 +239,14 @@ class _Sanitizer(HTMLParser):
         pass
 
 
-def sanitize_html(fragment: str) -> tuple[str, list[Removed]]:
+def sanitize_html(fragment: str, *, whole: bool = True) -> tuple[str, list[Removed]]:
     """``fragment`` without script, event handlers and dangerous URLs; and what was removed.
 
-    A fragment with nothing suspect in it is returned unchanged without being parsed.
-    """
-    if not suspect(fragment):
+    A fragment with nothing suspect in it is returned unchanged without being parsed, when
+    it is the ``whole`` of what a browser reads in that place. A piece of a page (a raw
+    node) is always written back from what was parsed: it may leave a tag or an attribute
+    open (``<div title="x``) that a later piece, unsuspect alone, would fill."""
+    if whole and not suspect(fragment):
         return fragment, []
     parser = _Sanitizer()
     parser.feed(fragment)
