@@ -26,8 +26,9 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
 
 
 #: This module's own hook, as defined here: the link resolver calls the rules in its place,
-#: but not a function a plugin put under the name (a wrapper of it, say).
-RESOLVE_LINK = mdp_resolve_link
+#: but not a function a plugin put under the name (a wrapper of it, say). (In a tuple: pluggy
+#: reads every name of a module it registers, and would take the function for a second hook.)
+RESOLVE_LINK = (mdp_resolve_link,)
 
 
 @hookimpl(tryfirst=True)  # before components are written in the engine's syntax

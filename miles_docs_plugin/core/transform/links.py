@@ -384,7 +384,7 @@ def _resolver(ctx: BuildContext) -> Resolver:
             # is loaded, since its hook is among the calls, and is not imported here, as it
             # imports this one
             hook = getattr(sys.modules.get(dict(BUILTIN_PLUGINS)["miles_docs.links"]),
-                           "RESOLVE_LINK", None)
+                           "RESOLVE_LINK", (None,))[0]
             calls = [resolve_link if call is hook else call for call in calls]
         if calls is None:
             found = ctx.hooks.resolve_link
