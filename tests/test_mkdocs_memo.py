@@ -145,3 +145,36 @@ def test_a_warm_build_loads_no_transform_step(tmp_path: Path, cache_dir: Path,
     assert warm.output.splitlines()[-1] == "0 []", warm.output
     assert _html(host.config / "site") == first
     assert "admonition" in first["diffusion/cards/index.html"].decode()
+
+
+def test_a_warm_build_searches_no_page_for_its_extensions(
+        tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """What MkDocs must read of each page (blocks written for Python-Markdown, fences moved
+    to the margin) and the extensions it uses are kept in the scan cache: a warm build
+    neither looks for the blocks to shape nor searches the page for each extension's syntax,
+    and its pages still get the extensions they use."""
+    from miles_docs_plugin.mkdocs_plugin import engine
+
+    monkeypatch.setenv("MILES_DOCS_STATE", str(tmp_path / "state"))
+    upstream = tmp_path / "upstream"
+    pages = _pages()
+    pages["docs/steps.md"] = ("# Steps\n\n1. Install\n\n   ```bash\n   pip install x\n   ```\n"
+                              "\n2. Run\n  - a nested item\n\n!!! note\n    A note.\n")
+    host = make_host("mkdocs", tmp_path / "host", upstream.as_uri(), make_repo(upstream, pages))
+    calls: dict[str, int] = {"page_extensions": 0, "_may_need_shaping": 0}
+    for name in calls:
+        def counted(*args: object, _f: object = getattr(engine, name), _n: str = name) -> object:
+            calls[_n] += 1
+            return _f(*args)  # type: ignore[operator]
+
+        monkeypatch.setattr(engine, name, counted)
+    _build(host.config, monkeypatch, caplog, tmp_path / "first")
+    assert calls["page_extensions"] >= PAGES and calls["_may_need_shaping"] >= PAGES
+    calls.update(dict.fromkeys(calls, 0))
+    assert _build(host.config, monkeypatch, caplog, tmp_path / "warm") != []
+    assert calls == {"page_extensions": 0, "_may_need_shaping": 0}
+    first, warm = _html(tmp_path / "first"), _html(tmp_path / "warm")
+    assert warm == first
+    steps = warm["diffusion/steps/index.html"].decode()
+    assert 'class="admonition note"' in steps and "<code" in steps and "nested item" in steps

@@ -21,6 +21,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 try:
     from mkdocs.config import config_options as opt
     from mkdocs.config.base import Config as MkConfig
@@ -50,8 +53,8 @@ from .engine import (
     MkDocsEngine,
     extension_options,
     installable_extensions,
-    margin_fences,
     mintlify_meta,
+    mkdocs_source,
     page_extensions,
     upstream_syntax,
 )
@@ -169,14 +172,17 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
             written_for = upstream_syntax(section.upstream)
             for page in section.pages.values():
                 host = section.host_path(page.path)
+                needs = page.extra.get("extensions")  # (engine.finish_page)
+                if needs is None:  # a page the build generated (landing, endpoint)
+                    page.content = mkdocs_source(page.content, page.body_start, False)
+                    needs = page_extensions(page.content[page.body_start:], written_for)
                 if section.source.sandboxed:
-                    content = margin_fences(self._sandboxed(section, page, snippets))
+                    content = self._sandboxed(section, page, snippets)
                 else:  # MkDocs holds the page's text: one copy (see _release)
-                    content = page.content = margin_fences(page.content)
+                    content = page.content
                 files.append(File.generated(config, host, content=content))
                 self.by_host_path[host] = (section, page)
-                self._note_extensions(section, page, content, installable, config,
-                                      written_for)
+                self._note_extensions(section, page, needs, installable, config)
                 _release(page, section.source.sandboxed)
             for asset in section.assets.values():
                 files.append(File.generated(config, section.host_path(asset.path),
@@ -188,12 +194,12 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         self._report_extensions(config)
         return files
 
-    def _note_extensions(self, section: Section, page: Page, content: str,
-                         installable: list[str], config: MkDocsConfig,
-                         written_for: frozenset[str] = frozenset()) -> None:
-        """Record the extensions ``page`` needs (on the section too); the ones the host has
-        not turned on are turned on for that page only, while MkDocs renders it."""
-        needs = page_extensions(content, written_for).intersection(installable)
+    def _note_extensions(self, section: Section, page: Page, uses: Iterable[str],
+                         installable: list[str], config: MkDocsConfig) -> None:
+        """Record the extensions ``page`` needs of those it ``uses`` (on the section too); the
+        ones the host has not turned on are turned on for that page only, while MkDocs
+        renders it."""
+        needs = set(uses).intersection(installable)
         section.extensions.update(needs)
         extra = sorted(needs.difference(config.markdown_extensions))
         if "pymdownx.highlight" in extra and ("pymdownx.superfences" not in extra or any(

@@ -108,27 +108,28 @@ class MkDocsEngine(Engine):
         return make
 
     def finish_page(self, section: Section, page: Page, ctx: BuildContext) -> None:
-        """Blocks written for CommonMark (lists, fences, and the blocks this engine wrote for
-        components), and its backslash escapes, written for Python-Markdown
-        (:func:`.commonmark.commonmark_blocks`, :func:`.commonmark.commonmark_escapes`),
-        unless the upstream is an MkDocs site. Kept in the scan cache: a warm build neither
-        parses the page again nor imports markdown-it."""
+        """The page as MkDocs must read it (:func:`mkdocs_source`), and the extensions it
+        uses, in ``page.extra["extensions"]``. Kept in the scan cache: a warm build neither
+        parses the page again, nor imports markdown-it, nor searches it for the syntax of
+        each extension."""
         upstream = section.upstream
-        content = page.content
-        if (upstream is not None and upstream.mkdocs) or ctx.scans is None:
-            return
-        blocks = _may_need_shaping(content)
-        escapes = "\\" in content and _ESCAPE_HINT_RE.search(content) is not None
-        if not (blocks or escapes):
-            return
+        commonmark = upstream is None or not upstream.mkdocs
+        written_for = upstream_syntax(upstream)
+        content, start = page.content, page.body_start
 
-        def shape() -> str:
-            from .commonmark import commonmark_blocks, commonmark_escapes
+        def compute() -> tuple[str | None, list[str]]:
+            text = mkdocs_source(content, start, commonmark)
+            needs = sorted(page_extensions(text[start:], written_for))
+            return (None if text == content else text), needs
 
-            text = commonmark_blocks(content) if blocks else content
-            return commonmark_escapes(text) if escapes else text
-
-        page.content = ctx.scans.cached("l", content, shape, str, str)
+        if ctx.scans is None:
+            text, needs = compute()
+        else:
+            key = f"{int(commonmark)}{','.join(sorted(written_for))}\0{start}\0{content}"
+            text, needs = ctx.scans.cached("k", key, compute, list, tuple)
+        if text is not None:
+            page.content = text
+        page.extra["extensions"] = needs
 
     def reads_footnotes(self, section: Section) -> bool:
         """Python-Markdown reads footnotes when the host turns the extension on, or when the
@@ -535,6 +536,26 @@ def margin_fences(content: str) -> str:
         return content
     out.append(content[done:])
     return "".join(out)
+
+
+def mkdocs_source(content: str, body_start: int, commonmark: bool = True) -> str:
+    """``content`` as Python-Markdown must read it: for a page written for CommonMark (an
+    upstream that is no MkDocs site), its lists, fences and blocks written as Python-Markdown
+    reads them (:func:`.commonmark.commonmark_blocks`) and its backslash escapes shown
+    (:func:`.commonmark.commonmark_escapes`); for every page, fences indented one to three
+    spaces in its body (after ``body_start``, the front matter) moved to the margin
+    (:func:`margin_fences`)."""
+    if commonmark:
+        blocks = _may_need_shaping(content)
+        escapes = "\\" in content and _ESCAPE_HINT_RE.search(content) is not None
+        if blocks or escapes:
+            from .commonmark import commonmark_blocks, commonmark_escapes
+
+            content = commonmark_blocks(content) if blocks else content
+            content = commonmark_escapes(content) if escapes else content
+    body = content[body_start:]
+    moved = margin_fences(body)
+    return content if moved is body else content[:body_start] + moved
 
 
 def page_extensions(content: str, upstream: frozenset[str] = frozenset()) -> set[str]:

@@ -6,7 +6,7 @@ import json
 import os
 import posixpath
 import re
-from typing import Any
+from typing import Any, overload
 
 import yaml
 
@@ -160,13 +160,24 @@ def _hashed(checkout: Checkout, repo_path: str) -> tuple[str, bytes | None] | No
     return known
 
 
-def read_verified(checkout: Checkout, repo_path: str) -> bytes:
+@overload
+def read_verified(checkout: Checkout, repo_path: str) -> bytes: ...
+@overload
+def read_verified(checkout: Checkout, repo_path: str, limit: int) -> bytes | None: ...
+
+
+def read_verified(checkout: Checkout, repo_path: str, limit: int | None = None) -> bytes | None:
     """Read a file of the checkout; for pinned checkouts, check it against its blob id (the
-    bytes the fetch of this build hashed to it are not read again)."""
+    bytes the fetch of this build hashed to it are not read again). None when the file is
+    larger than ``limit`` bytes: it is not read."""
     known = _hashed(checkout, repo_path)
     if known is not None and known[1] is not None:
-        return known[1]
-    data = (checkout.root / repo_path).read_bytes()
+        return known[1] if limit is None or len(known[1]) <= limit else None
+    # one open, its size from the open file, a plain path (a page costs no pathlib object)
+    with open(os.path.join(checkout.root, repo_path), "rb") as fh:  # noqa: PTH118
+        if limit is not None and os.fstat(fh.fileno()).st_size > limit:
+            return None
+        data = fh.read()
     if not checkout.local:
         expected = checkout.tree.blobs.get(repo_path)
         if expected is None or blob_id(data) != expected:
@@ -276,15 +287,13 @@ def collect(checkout: Checkout, ctx_report: Any, *, max_page_bytes: int) -> Sect
             verify_file(checkout, read_path)
             others.append(rel)
             continue
-        known = _hashed(checkout, read_path)
-        size = len(known[1]) if known is not None and known[1] is not None else \
-            (checkout.root / read_path).stat().st_size
-        if size > max_page_bytes:
+        data = read_verified(checkout, read_path, max_page_bytes)
+        if data is None:
+            size = (checkout.root / read_path).stat().st_size
             ctx_report(section, rel, None, "page",
                        f"{rel} is {size / 2**20:.1f} MiB, over the {max_page_bytes >> 20} MiB "
                        "limit for a page; skipped (raise `max_page_size` to include it)")
             continue
-        data = read_verified(checkout, read_path)
         if b"\0" in data[:8192]:
             ctx_report(section, rel, None, "page", f"{rel} is a binary file with a Markdown "
                        "name; skipped")
