@@ -106,3 +106,94 @@ def test_a_thematic_break_inside_a_card_or_a_quote(engine: str, tmp_path: Path,
     # last in a section either
     assert body.count("<hr") == (5 if engine == "mkdocs" else 1), body
     assert body.count("<blockquote>") == 1 and "Install it." in body, body
+
+
+TITLED = """\
+# Titled
+
+``` title="Content tabs"
+plain = 1
+```
+
+``` hl_lines="2 3"
+first = 1
+second = 2
+```
+
+``` markdown title="Icon with tooltip"
+:smile:{ title="Important" }
+```
+
+``` yaml title="front matter"
+---
+hide: x
+---
+```
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_fence_with_options_and_no_language_stays_a_fence(engine: str, tmp_path: Path,
+                                                            cache_dir: Path) -> None:
+    """superfences' ```` ``` title="A b" ```` has no language: its first word is an option,
+    not a language (taken as one, the header was rewritten into no fence at all); and a
+    code line starting with ``:`` or ``---`` costs the block its title only where the
+    engine would read that line as an option (MyST), not on MkDocs."""
+    html = built_page(engine, tmp_path, {"docs/index.md": TITLED})
+    blocks = html.count("<pre")
+    assert blocks == 4, html
+    text = re.sub(r"<pre.*?</pre>", "", html, flags=re.S).replace("&quot;", '"')
+    assert 'title="Content' not in text and "hl_lines=" not in text, html
+    for code in ("plain", "second", "smile", "hide"):
+        pre = next(b for b in html.split("<pre")[1:] if code in b)
+        assert "</pre>" in pre, html
+    if engine == "mkdocs":
+        assert "Icon with tooltip" in html and "front matter" in html, html
+        assert "Content tabs" in html, html
+
+
+def test_fence_meta_takes_no_option_for_a_language() -> None:
+    meta = fence_meta('title="Content tabs"')
+    assert (meta.lang, meta.title) == ("", "Content tabs")
+    assert fence_meta('hl_lines="2 3"').lang == ""
+    assert fence_meta("c++ Example").lang == "c++"
+
+
+AFTER_BLOCKS = """\
+# After
+
+!!! note
+
+    1. inside the note
+
+``` text
+after_note = 1
+```
+
+=== "Tab"
+
+    tab text
+
+```text
+after_tab = 2
+```
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_fence_at_the_margin_after_a_block_is_not_in_it(engine: str, tmp_path: Path,
+                                                          cache_dir: Path) -> None:
+    """Python-Markdown's admonition and pymdownx.tabbed end the block at a fence that opens
+    at the margin: the code after an admonition or a tab stays out of it, and the block's
+    text stays text."""
+    html = built_page(engine, tmp_path, {"docs/index.md": AFTER_BLOCKS})
+    pres = re.findall(r"<pre.*?</pre>", html, flags=re.S)
+    assert len(pres) == 2 and "after_note" in pres[0] and "after_tab" in pres[1], html
+    note = html[html.index("inside the note") - 600:html.index("inside the note")]
+    assert "admonition" in note and "<li>" in html[html.index("inside the note") - 20:], html
+    between = html[html.index("inside the note"):html.index("after_note")]
+    assert "</div>" in between, html  # the note closes before the code
+    assert "inside the note" not in "".join(pres) and "tab text" not in "".join(pres), html
+    if engine == "mkdocs":  # (the Sphinx test host has no tabs: a tab is its title and text)
+        between = html[html.index("tab text"):html.index("after_tab")]
+        assert between.count("</div>") >= 2, html  # the tab and its set close before the code

@@ -82,6 +82,10 @@ class Engine:
     #: The engine warns about code languages its highlighter does not know (Sphinx does):
     #: fences are then checked with :meth:`known_language`.
     checks_languages = False
+    #: The engine's code block reads ``:key: value`` lines (and a ``---`` block) at the top of
+    #: its content as options (MyST's directives do): a block whose code starts with such a
+    #: line cannot be given a title or options.
+    code_options_in_body = False
 
     def memo_key(self) -> str | None:
         """Everything the engine's answers to the link rules and components depend on (its

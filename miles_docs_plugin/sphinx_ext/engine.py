@@ -181,6 +181,7 @@ class SphinxEngine(Engine):
 
     needs_h1 = True  # MyST: "Document headings start at H2, not H1" under -W fails a build
     checks_languages = True  # "Pygments lexer name 'mdx' is not known" under -W fails a build
+    code_options_in_body = True  # MyST's code-block reads a first ``:key:`` line as an option
 
     def known_language(self, lang: str) -> bool:
         from pygments.lexers import find_lexer_class_by_name

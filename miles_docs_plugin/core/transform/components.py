@@ -1480,8 +1480,11 @@ def write_fences(lines: list[str], ctx: BuildContext) -> None:
         meta = fence_meta(info)
         if attr_list and "title=" not in info:
             meta.title = ""  # a bare word of an attribute list is no title
-        if not meta.lang:
-            continue
+        bare = not meta.lang  # options and no language (superfences': ``` title="A b")
+        if bare:
+            if not ctx.engine.checks_languages:
+                continue  # read as it is
+            meta.lang = "text"  # the engine would take the first option for the language
         marked = code_notation(lines, fence)
         if marked:
             meta.options["highlight"] = ",".join(
@@ -1489,10 +1492,11 @@ def write_fences(lines: list[str], ctx: BuildContext) -> None:
         known = ctx.engine.known_language(meta.lang)
         if not known:
             meta.lang = "text"  # a language the highlighter does not know (mdx): plain code
-        elif len(info.split()) < 2 and not attr_list and not marked:
+        elif len(info.split()) < 2 and not (attr_list or marked or bare):
             continue
         first = fence.start + 1
-        if first < len(lines) and lines[first].lstrip().startswith((":", "---")):
+        if ctx.engine.code_options_in_body and first < len(lines) and \
+                lines[first].lstrip().startswith((":", "---")):
             meta.title, meta.options = "", {}  # MyST would read that code line as an option
         # the highlighted lines within the block (Sphinx warns about a line past its end)
         count = fence.end - fence.start - (1 if fence.closed else 0)

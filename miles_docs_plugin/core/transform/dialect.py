@@ -43,13 +43,21 @@ def _attr(value: str) -> str:
     return html.escape(value, quote=True)
 
 
+#: A line that opens (or closes) a fenced code block.
+_FENCE_LINE_RE = re.compile(r"[ \t>]*(?:`{3,}|~{3,})")
+
+
 def _body_end(lines: list[str], start: int, width: int, code: set[int]) -> int:
-    """Index of the last line of the indented content that follows line ``start``."""
+    """Index of the last line of the indented content that follows line ``start``: it ends
+    before the first line of text indented less than the content, and before a fenced code
+    block that opens there (Python-Markdown's admonition and pymdownx.tabbed end the block
+    at its opening fence; the lines of code within the block are read where they are)."""
     last = start
     j = start + 1
     while j < len(lines):
         line = lines[j]
-        if line.strip() and _width(line) < width + 4 and j not in code:
+        if line.strip() and _width(line) < width + 4 and (
+                j not in code or (j - 1 not in code and _FENCE_LINE_RE.match(line))):
             break
         if line.strip():
             last = j

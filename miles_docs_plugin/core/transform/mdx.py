@@ -517,6 +517,8 @@ def fence_meta(info: str) -> FenceMeta:
     parts = info.split(None, 1)
     lang = parts[0]
     rest = parts[1] if len(parts) > 1 else ""
+    if FENCE_OPTION_RE.match(lang) is not None:  # ```title="A b" (superfences): no language
+        lang, rest = "", info
     options: dict[str, str] = {}
 
     def take(m: re.Match[str]) -> str:
