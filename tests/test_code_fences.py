@@ -197,3 +197,45 @@ def test_a_fence_at_the_margin_after_a_block_is_not_in_it(engine: str, tmp_path:
     if engine == "mkdocs":  # (the Sphinx test host has no tabs: a tab is its title and text)
         between = html[html.index("tab text"):html.index("after_tab")]
         assert between.count("</div>") >= 2, html  # the tab and its set close before the code
+
+
+EXAMPLE_OF_TABS = """\
+# Tabs
+
+Example:
+
+```
+=== "C"
+
+    ``` c
+    int x;
+    ```
+```
+
+Result:
+
+=== "A"
+
+    Tab text.
+
+## Next heading
+
+The end.
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_fence_indented_inside_a_fence_of_an_mkdocs_page_is_code(
+        engine: str, tmp_path: Path, cache_dir: Path) -> None:
+    """An MkDocs site's page is CommonMark: a fence indented four columns inside a fence is
+    its code (Material's content-tabs page shows its tabs' source that way), not its end;
+    read as MDX, the example's code ended early and the page after it became code."""
+    html = built_page(engine, tmp_path, {
+        "mkdocs.yml": "site_name: Up\nmarkdown_extensions:\n  - admonition\n"
+                      "  - pymdownx.superfences\n  - pymdownx.tabbed\n",
+        "docs/index.md": EXAMPLE_OF_TABS})
+    pres = re.findall(r"<pre.*?</pre>", html, flags=re.S)
+    assert len(pres) == 1, html
+    assert "int x;" in pres[0] and "C" in pres[0] and "Tab text" not in pres[0], html
+    assert re.search(r"<h2[^>]*>Next heading", html), html
+    assert "Tab text." in html and "tab-set" not in pres[0], html

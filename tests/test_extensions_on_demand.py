@@ -371,6 +371,25 @@ def test_sphinx_shows_emoji_and_leaves_material_icons_out(tmp_path: Path,
     assert '<span class="pre">:smile:</span>' in body, body
 
 
+def test_sphinx_keeps_a_card_whose_icon_is_left_out_a_list_item(tmp_path: Path,
+                                                              cache_dir: Path) -> None:
+    """Material's card grids (``-   :icon:{ .lg } __Title__`` then the card's text indented
+    four columns): the icon goes with the space after it; left behind, that space put the
+    item's text at column five, and its second paragraph fell out of the item as code."""
+    from hosts import built_page
+
+    page = ("# Cards\n\n-   :material-clock-fast:{ .lg .middle } __Set up in 5 minutes__\n\n"
+            "    ---\n\n    Install with [pip](index.md) and get up\n")
+    html = built_page("sphinx", tmp_path, {
+        "mkdocs.yml": "site_name: Up\nmarkdown_extensions:\n  - attr_list\n  - md_in_html\n"
+                      "  - pymdownx.emoji\n",
+        "docs/index.md": page})
+    body = html[html.index("<h1"):]
+    assert "<pre" not in body and "[pip]" not in body, body
+    item = body[body.index("<li"):body.index("</li>")]
+    assert "<strong>Set up in 5 minutes</strong>" in item and "Install with" in item, body
+
+
 def test_an_mkdocs_page_with_admonitions_is_no_mdx_page(tmp_path: Path,
                                                         cache_dir: Path) -> None:
     """On Sphinx, an MkDocs page's admonitions become components; the page stayed an MDX

@@ -460,18 +460,23 @@ FenceLine = tuple[int, str, str, str, int]  #: (line start, indent, marker, info
 
 
 def _fence_blocks(content: str) -> Iterator[tuple[FenceLine, FenceLine | None]]:
-    """Fenced code blocks as :func:`~miles_docs_plugin.core.mdx.fences` finds them (at any
-    indentation, closed by a bare fence of the same kind and at least the same length, or by
-    the end of the page): (opening line, closing line or None)."""
+    """Fenced code blocks as Python-Markdown's fenced_code and superfences find them (at any
+    indentation, closed by a bare fence of the same kind and at least the same length, at
+    most three columns deeper than the opening one, or by the end of the page): (opening
+    line, closing line or None). A fence indented under a fence is its code (an example of
+    a fence)."""
     opening: FenceLine | None = None
+    deepest = 0
     for line in _fence_lines(content):
-        _start, _indent, marker, info, _end = line
+        _start, indent, marker, info, _end = line
         if opening is None:
             if not (marker[0] == "`" and "`" in info):
                 opening = line
+                deepest = len(indent.expandtabs(4)) + 3
             continue
         first = opening[2]
-        if marker[0] == first[0] and marker.startswith(first) and not info.strip():
+        if marker[0] == first[0] and marker.startswith(first) and not info.strip() and \
+                len(indent.expandtabs(4)) <= deepest:
             yield opening, line
             opening = None
     if opening is not None:

@@ -569,19 +569,20 @@ def neutralize(lines: list[str], blocks: list[Block], found: list[Block], *,
 
 #: An emoji or icon shortcode (``:smile:``, ``:material-check:``), with the attribute list
 #: that may follow it (``{ .lg .middle }``).
-SHORTCODE_RE = lazy_re(r":([a-z0-9_+-]+):(\{[^{}\n]*\})?")
+SHORTCODE_RE = lazy_re(r":([a-z0-9_+-]+):(\{[^{}\n]*\})?( ?)")
 #: Material's icon sets: drawn from its own files, nothing a reader misses without them.
 ICON_SETS = ("material-", "octicons-", "fontawesome-", "simple-")
 
 
 def _emoji_text(m: re.Match[str]) -> str:
     """A shortcode as the character it stands for (from pymdownx.emoji's index, where it is
-    installed), or nothing for one of Material's icons; else as written."""
+    installed), or nothing for one of Material's icons, with the space after it (a card's
+    ``-   :icon: Title`` would otherwise leave its text indented as code); else as written."""
     name = m.group(1)
     if name.startswith(ICON_SETS):
         return ""
     found = _emoji_index().get(name)
-    return found if found is not None else m.group(0)
+    return found + m.group(3) if found is not None else m.group(0)
 
 
 _EMOJI: dict[str, str] | None = None
@@ -1243,7 +1244,7 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
     found_fences = None  # the fences of `lines` as they are now (MDX pages), once found
     if mdx:
         # MDX has no indented code and no HTML blocks: only fences are code
-        found_fences = fences(lines)
+        found_fences = fences(lines, commonmark=not mdx_source)
         code = code_lines(found_fences)
         if mdx_syntax:
             before = list(lines)
@@ -1255,7 +1256,7 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
 
             if inline_snippets(lines, code, imports, page, section, ctx):
                 changed = True
-                found_fences = fences(lines)
+                found_fences = fences(lines, commonmark=not mdx_source)
                 code = code_lines(found_fences)
                 has_components = HAS_COMPONENT_RE.search(newline.join(lines)) is not None
         if not native and ('{"' in body or "{'" in body or "{ " in body) and \
@@ -1275,7 +1276,7 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
             changed = True
             has_components = has_components or "admonition" not in features
             if mdx:
-                found_fences = fences(lines)
+                found_fences = fences(lines, commonmark=not mdx_source)
                 code = code_lines(found_fences)
     if not native and "md_in_html" not in features and "markdown" in body and \
             MARKDOWN_ATTR_RE.search(body) is not None:
@@ -1291,7 +1292,7 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
             upstream is not None and "pymdownx.emoji" in upstream.extensions:
         # :smile: and Material's :material-check:{ .lg }: an engine without pymdownx.emoji
         # would show the shortcodes as text
-        in_code = code or code_lines(fences(lines))
+        in_code = code or code_lines(fences(lines, commonmark=not mdx_source))
         for k, text in enumerate(lines):
             if ":" in text and k not in in_code and SHORTCODE_RE.search(text):
                 drawn = outside_code_spans(text, lambda part: SHORTCODE_RE.sub(_emoji_text, part))
@@ -1301,7 +1302,7 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
     if not native and not mdx_source and "attr_list" not in features and "){" in body:
         # ``![chart](x.png){ width="300" }``: attr_list's, which the engine does not read,
         # would show as text after the image or link
-        in_code = code or code_lines(fences(lines))
+        in_code = code or code_lines(fences(lines, commonmark=not mdx_source))
         for k, text in enumerate(lines):
             if "){" in text and k not in in_code:
                 kept = INLINE_ATTRS_RE.sub(")", text)
@@ -1312,7 +1313,7 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
     has_h1 = structure.has_h1
     if mdx:
         if found_fences is None:
-            found_fences = fences(lines)
+            found_fences = fences(lines, commonmark=not mdx_source)
         fence_infos = [(f.start, f.info) for f in found_fences]
         has_h1 = any(_is_h1(line) for i, line in enumerate(lines) if i not in code)
         last = found_fences[-1] if found_fences else None

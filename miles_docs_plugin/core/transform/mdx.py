@@ -140,11 +140,14 @@ class Fence(Record):
         self.closed = closed
 
 
-def fences(lines: list[str], *, directives: bool = True) -> list[Fence]:
+def fences(lines: list[str], *, directives: bool = True,
+           commonmark: bool = False) -> list[Fence]:
     """Fenced code blocks, at any indentation (MDX reads indentation as cosmetic).
 
     ``directives=False`` looks inside MyST container directives (```` ```{note} ````) written
-    by the engine, for the code fences they hold."""
+    by the engine, for the code fences they hold. ``commonmark``: a page that is no MDX (an
+    MkDocs site's), where a fence closes only at less than four columns more than it opened
+    (CommonMark, superfences): a fence indented under it is code (an example of a fence)."""
     out: list[Fence] = []
     containers: list[str] = []
     i = 0
@@ -163,11 +166,13 @@ def fences(lines: list[str], *, directives: bool = True) -> list[Fence]:
                 i += 1
                 continue
         marker = m.group("fence")
+        deepest = len(m.group("indent").expandtabs(4)) + 3 if commonmark else None
         j = i + 1
         while j < len(lines):
             close = FENCE_RE.match(lines[j])
             if close and close.group("fence").startswith(marker) and \
-                    close.group("fence")[0] == marker[0] and not close.group("info").strip():
+                    close.group("fence")[0] == marker[0] and not close.group("info").strip() \
+                    and (deepest is None or len(close.group("indent").expandtabs(4)) <= deepest):
                 break
             j += 1
         out.append(Fence(i, min(j, len(lines) - 1), m.group("indent"), marker,
