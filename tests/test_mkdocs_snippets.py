@@ -301,3 +301,25 @@ def test_tree_paths_that_would_leave_the_checkout_are_never_files() -> None:
 
     for base in ("/", "..", "../.."):
         assert Includes({"base_path": [base]}, "", read).expand(['--8<-- "etc/hostname"']) == []
+
+
+@pytest.mark.parametrize("engine", ["mkdocs", "sphinx"])
+def test_auto_append_files_end_every_page(engine: str, tmp_path: Path, cache_dir: Path) -> None:
+    """``auto_append`` (mkdocs-material appends its link definitions to every page that
+    way): each page gets the files, as the extension appends them, a file outside the docs
+    folder fetched with it; without them the pages showed ``[MkDocs]`` as text."""
+    upstream = tmp_path / "up"
+    files: dict[str, str | bytes] = {
+        "mkdocs.yml": "site_name: Up\nmarkdown_extensions:\n  - pymdownx.snippets:\n"
+                      "      auto_append:\n        - includes/links.md\n",
+        "docs/index.md": "# Home\n\nBuilt with [MkDocs].\n",
+        "docs/guide/other.md": "# Other\n\nSee [MkDocs] too.\n",
+        "includes/links.md": "[MkDocs]: https://www.mkdocs.org\n",
+    }
+    host = make_host(engine, tmp_path / "host", upstream.as_uri(), make_repo(upstream, files))
+    run = host.build()
+    assert run.returncode == 0, run.output
+    for page in ("index.md", "guide/other.md"):
+        html = host.site().page(host.page_file(page)).text
+        assert re.search(r'<a [^>]*href="https://www.mkdocs.org"[^>]*>MkDocs</a>', html), html
+        assert "[MkDocs]" not in html, html

@@ -376,7 +376,7 @@ def _include_snippets(section: Section, options: dict[str, Any], report: Any,
     """Put the text of the MkDocs upstream's ``--8<--`` includes in its pages, read from the
     docs folder of the pinned tree (see ``core/collect/includes.py``); a page takes in no
     more than ``max_page_bytes`` of included text."""
-    from .includes import include_snippets, text_of
+    from .includes import auto_append, include_snippets, text_of
 
     checkout = section.checkout
     prefix = docs_prefix(section.source.docs_dir)
@@ -410,8 +410,9 @@ def _include_snippets(section: Section, options: dict[str, Any], report: Any,
             read_once[repo_path] = read(repo_path)
         return read_once[repo_path]
 
+    every = bool(auto_append(options))  # files appended to every page
     for path, page in section.pages.items():
-        if "8<" in page.content:
+        if every or "8<" in page.content:
             for line, message in include_snippets(page, options, config_dir,
                                                   section.source.docs_dir, read_cached,
                                                   max_page_bytes):

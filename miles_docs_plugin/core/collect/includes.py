@@ -15,7 +15,8 @@ Paths resolve against the extension's ``base_path`` (default ``.``: the folder o
 their blob ids: the docs folder, and the files outside it that includes name (``README.md``),
 which the fetch brings along (:func:`named_files`; at most 64). An include that names anything
 else (a missing file, a URL, a symlink) is removed, as the extension removes one it cannot
-find, and reported. ``auto_append`` is not applied.
+find, and reported. The files of ``auto_append`` are appended to every page, as a block of
+paths at its end, as the extension appends them.
 """
 
 from __future__ import annotations
@@ -329,6 +330,16 @@ def _unescaped(m: re.Match[str]) -> str:
             m.group("section") + m.group("post"))
 
 
+def auto_append(options: dict[str, Any]) -> list[str]:
+    """The lines pymdownx.snippets appends to every page for its ``auto_append`` files: a
+    block of their paths (none without the option)."""
+    names = options.get("auto_append")
+    if not isinstance(names, list) or not names or \
+            not all(isinstance(name, str) and name.strip() for name in names):
+        return []
+    return "\n\n-8<-\n{}\n-8<-\n".format("\n\n".join(names)).split("\n")
+
+
 def text_of(data: str) -> str:
     """A file's or a page's text as MkDocs reads it: no byte-order mark, every line ending
     a newline."""
@@ -355,6 +366,9 @@ def named_files(pages: dict[str, str], options: dict[str, Any], config_dir: str,
             named.add(repo_path)
         return text, why
 
+    appended = auto_append(options)
+    if appended:  # what every page gets, as the first page would
+        pages = {"index.md": "\n".join(appended), **pages}
     for path, text in pages.items():
         if "8<" in text:
             page_dir = posixpath.dirname(posixpath.join(docs_dir, path))
@@ -385,6 +399,7 @@ def include_snippets(page: Page, options: dict[str, Any], config_dir: str, docs_
     line of the page, message). ``config_dir``, ``docs_dir``: the folders of ``mkdocs.yml``
     and of the pages, from the repository root."""
     lines = text_of(page.content[page.body_start:]).split("\n")
+    lines.extend(auto_append(options))
     page_dir = posixpath.dirname(posixpath.join(docs_dir, page.path))
     includes = Includes(options, config_dir, read, max_bytes=max_bytes, page_dir=page_dir,
                         docs_dir=docs_dir)
