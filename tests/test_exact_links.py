@@ -4,6 +4,7 @@ MyST heading depth; encoded and folder paths."""
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -125,3 +126,29 @@ def test_check_reads_the_sphinx_hosts_heading_depth(tmp_path: Path, cache_dir: P
     code = main(["check", "-f", str(site / "miles-docs.yml")], stdout=out, stderr=io.StringIO())
     assert code == 1, out.getvalue()
     assert "docs/index.md:3" in out.getvalue() and "myst_heading_anchors = 2" in out.getvalue()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_links_to_mkdocs_slugs_reach_the_heading(engine: str, tmp_path: Path,
+                                                 cache_dir: Path) -> None:
+    """An MkDocs site's pages link to MkDocs' own slugs (``Caret, Mark & Tilde`` →
+    ``#caret-mark-tilde``, a second ``Usage`` → ``#usage_1``), which are neither GitHub's
+    nor MyST's: they go to the heading the engine gives its own id, with no warning."""
+    from hosts import built_page
+
+    files: dict[str, str | bytes] = {
+        "mkdocs.yml": "site_name: Up\n",
+        "docs/index.md": "# Home\n\nSee [marks](formatting.md#caret-mark-tilde) and "
+                         "[the second](formatting.md#usage_1).\n",
+        "docs/formatting.md": "# Formatting\n\n## Caret, Mark & Tilde\n\nText.\n\n"
+                              "## Usage\n\nOne.\n\n## Usage\n\nTwo.\n\n"
+                              "Back to [marks](#caret-mark-tilde).\n",
+    }
+    html = built_page(engine, tmp_path, files)  # (built strictly: no warning)
+    other = built_page(engine, tmp_path / "again", files, "formatting.md")
+    ids = set(re.findall(r'id="([^"]+)"', other))
+    hrefs = re.findall(r'href="[^"]*formatting[^"#]*#([^"]+)"', html)
+    assert len(hrefs) == 2 and all(h in ids for h in hrefs), (hrefs, ids)
+    marks, second = hrefs
+    assert "caret" in marks and second != marks
+    assert other.index(f'id="{second}"') > other.index("One."), other

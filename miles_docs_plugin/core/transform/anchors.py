@@ -3,8 +3,8 @@
 Upstream pages are written for GitHub and Mintlify, whose heading slugs follow GitHub's rules
 (``## LoRA + IPC weight sync`` → ``#lora--ipc-weight-sync``). MkDocs' ``toc`` and MyST each emit
 their own slug for the same heading. :class:`AnchorMap` lists, per page, the ids the engine emits
-and maps every upstream spelling (GitHub slug, Mintlify slug, the engine's own slug, explicit
-``id``/``name`` attributes and ``{#id}`` attributes) to the emitted id.
+and maps every upstream spelling (GitHub slug, Mintlify slug, MkDocs' slug, the engine's own
+slug, explicit ``id``/``name`` attributes and ``{#id}`` attributes) to the emitted id.
 """
 
 from __future__ import annotations
@@ -25,6 +25,10 @@ _WHITESPACE = lazy_re(r"\s+")
 _PERCENT_ESCAPE = lazy_re(r"%[0-9A-F]{2}")
 _CONTRACTION = lazy_re(r"([a-zA-Z\d]+)-([ts])(-|$)")
 _DASHES = lazy_re(r"-{2,}")
+#: what Python-Markdown's ``toc.slugify`` drops, joins, and how ``toc.unique`` counts
+_MKDOCS_DROP = lazy_re(r"[^\w\s-]")
+_MKDOCS_JOIN = lazy_re(r"[-\s]+")
+_MKDOCS_COUNT = lazy_re(r"^(.*)_([0-9]+)$")
 #: what Mintlify's ``cleanHeadingId`` drops after slugifying
 _MINTLIFY_DROP = lazy_re(r"[?,;:!'\"()\[\]{}]")
 
@@ -48,6 +52,26 @@ def _slugify(text: str, *, lowercase: bool, preserve: str) -> str:
     text = re.sub(f"[^{keep}]+", "-", text).replace("\\", "")
     text = _CONTRACTION.sub(r"\1\2\3", text)
     return _DASHES.sub("-", text).strip("-")
+
+
+def mkdocs_slug(text: str) -> str:
+    """The heading slug of MkDocs (Python-Markdown's ``toc.slugify(text, "-")``, its
+    default): ASCII only, punctuation dropped, runs of ``-`` and white space to one ``-``:
+    ``Caret, Mark & Tilde`` → ``caret-mark-tilde`` (GitHub: ``caret-mark--tilde``)."""
+    import unicodedata
+
+    value = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    value = _MKDOCS_DROP.sub("", value).strip().lower()
+    return _MKDOCS_JOIN.sub("-", value)
+
+
+def mkdocs_unique(slug: str, seen: set[str]) -> str:
+    """Python-Markdown's ``toc.unique``: a slug already used gets ``_1``, ``_2``…"""
+    while slug in seen or not slug:
+        m = _MKDOCS_COUNT.match(slug)
+        slug = f"{m.group(1)}_{int(m.group(2)) + 1}" if m else f"{slug}_1"
+    seen.add(slug)
+    return slug
 
 
 def mintlify_slug(text: str) -> str:
@@ -214,6 +238,7 @@ class AnchorMap(Record):
             aliases, too_deep = amap.aliases, amap.too_deep
             seen_github: dict[str, int] = {}
             seen_mintlify: dict[str, int] = {}
+            seen_mkdocs: set[str] = set()
             for text, level, emitted, line in seen:
                 upstream = github_unique(github_slug(text), seen_github)
                 if level:
@@ -229,6 +254,8 @@ class AnchorMap(Record):
                 aliases.setdefault(upstream, emitted)
                 aliases.setdefault(upstream.lower(), emitted)
                 aliases.setdefault(mintlify, emitted)
+                # an MkDocs site's pages link to its own slugs (attr_list ids aside)
+                aliases.setdefault(mkdocs_unique(mkdocs_slug(text), seen_mkdocs), emitted)
             if not raw_html_ids:
                 for html_id in html_ids:
                     heading_id = by_line.get(html_id.line) or by_line.get(html_id.line + 1)
