@@ -323,3 +323,30 @@ def test_auto_append_files_end_every_page(engine: str, tmp_path: Path, cache_dir
         html = host.site().page(host.page_file(page)).text
         assert re.search(r'<a [^>]*href="https://www.mkdocs.org"[^>]*>MkDocs</a>', html), html
         assert "[MkDocs]" not in html, html
+
+
+def test_auto_append_files_are_named_for_the_fetch_beside_an_index_with_includes() -> None:
+    """The fetch brings the ``auto_append`` files from outside the docs folder, also when the
+    docs folder's index page has includes of its own."""
+    from miles_docs_plugin.core.collect.includes import named_files
+
+    def read(repo_path: str) -> tuple[str | None, str]:
+        return ("Text.\n", "") if repo_path.startswith("docs/") else (None, "outside")
+
+    named = named_files({"index.md": '--8<-- "README.md"\n'},
+                        {"auto_append": ["includes/links.md"]}, "", "docs", read)
+    assert named == {"README.md", "includes/links.md"}
+
+
+def test_mkdocs_slugs_are_python_markdowns() -> None:
+    """``anchors.mkdocs_slug`` and ``mkdocs_unique`` give what Python-Markdown's toc gives."""
+    from markdown.extensions.toc import slugify, unique
+
+    from miles_docs_plugin.core.transform.anchors import mkdocs_slug, mkdocs_unique
+
+    headings = ["Caret, Mark & Tilde", "Usage", "Usage", "usage_1", "Émoji — test", "C++",
+                "中文 标题", "Hello--World", "3. Setup", "a  b", "x_y-z", "", "Usage"]
+    ours: set[str] = set()
+    theirs: set[str] = set()
+    for text in headings:
+        assert mkdocs_unique(mkdocs_slug(text), ours) == unique(slugify(text, "-"), theirs)

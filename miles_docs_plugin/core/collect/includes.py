@@ -366,10 +366,11 @@ def named_files(pages: dict[str, str], options: dict[str, Any], config_dir: str,
             named.add(repo_path)
         return text, why
 
+    texts = list(pages.items())
     appended = auto_append(options)
-    if appended:  # what every page gets, as the first page would
-        pages = {"index.md": "\n".join(appended), **pages}
-    for path, text in pages.items():
+    if appended:  # what every page gets, read as a page at the top of the docs folder would
+        texts.append(("index.md", "\n".join(appended)))
+    for path, text in texts:
         if "8<" in text:
             page_dir = posixpath.dirname(posixpath.join(docs_dir, path))
             Includes(options, config_dir, note, page_dir=page_dir, docs_dir=docs_dir,

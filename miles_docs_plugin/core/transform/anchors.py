@@ -241,6 +241,8 @@ class AnchorMap(Record):
             seen_mkdocs: set[str] = set()
             for text, level, emitted, line in seen:
                 upstream = github_unique(github_slug(text), seen_github)
+                # (MkDocs numbers every heading, however deep)
+                mkdocs = mkdocs_unique(mkdocs_slug(text), seen_mkdocs)
                 if level:
                     too_deep.setdefault(upstream, level)
                     too_deep.setdefault(upstream.lower(), level)
@@ -255,7 +257,7 @@ class AnchorMap(Record):
                 aliases.setdefault(upstream.lower(), emitted)
                 aliases.setdefault(mintlify, emitted)
                 # an MkDocs site's pages link to its own slugs (attr_list ids aside)
-                aliases.setdefault(mkdocs_unique(mkdocs_slug(text), seen_mkdocs), emitted)
+                aliases.setdefault(mkdocs, emitted)
             if not raw_html_ids:
                 for html_id in html_ids:
                     heading_id = by_line.get(html_id.line) or by_line.get(html_id.line + 1)

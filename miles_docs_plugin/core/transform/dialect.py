@@ -17,6 +17,8 @@ import bisect
 import html
 import re
 
+from .mdx import FENCE_RE
+
 ADMONITION_RE = re.compile(r'^(?P<indent>[ \t]*)(?P<marker>!!!|\?\?\?\+?)[ \t]+(?P<kind>[\w-]+)'
                            r'(?:[ \t]+(?P<classes>[\w -]*?))?(?:[ \t]*"(?P<title>[^"]*)")?[ \t]*$')
 TAB_RE = re.compile(r'^(?P<indent>[ \t]*)===!?\+?[ \t]+"(?P<title>[^"]*)"[ \t]*$')
@@ -43,10 +45,6 @@ def _attr(value: str) -> str:
     return html.escape(value, quote=True)
 
 
-#: A line that opens (or closes) a fenced code block.
-_FENCE_LINE_RE = re.compile(r"[ \t>]*(?:`{3,}|~{3,})")
-
-
 def _body_end(lines: list[str], start: int, width: int, code: set[int]) -> int:
     """Index of the last line of the indented content that follows line ``start``: it ends
     before the first line of text indented less than the content, and before a fenced code
@@ -57,7 +55,7 @@ def _body_end(lines: list[str], start: int, width: int, code: set[int]) -> int:
     while j < len(lines):
         line = lines[j]
         if line.strip() and _width(line) < width + 4 and (
-                j not in code or (j - 1 not in code and _FENCE_LINE_RE.match(line))):
+                j not in code or (j - 1 not in code and FENCE_RE.match(line))):
             break
         if line.strip():
             last = j
