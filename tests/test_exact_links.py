@@ -152,3 +152,23 @@ def test_links_to_mkdocs_slugs_reach_the_heading(engine: str, tmp_path: Path,
     marks, second = hrefs
     assert "caret" in marks and second != marks
     assert other.index(f'id="{second}"') > other.index("One."), other
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_redirect_wins_over_a_folder_of_the_same_path(engine: str, tmp_path: Path,
+                                                        cache_dir: Path) -> None:
+    """A site serves no folder: ``/realtime``, redirected to ``/realtime/overview`` while
+    ``realtime/`` is a folder of pages, reaches the redirect's page (Mintlify follows the
+    redirect), from a site-root and from a relative link, not the repository's folder."""
+    from hosts import built_page
+    files = {
+        "docs/docs.json": '{"name": "Up", "navigation": {"pages": ["index", "realtime/overview"]},'
+                          ' "redirects": [{"source": "/realtime", '
+                          '"destination": "/realtime/overview"}]}\n',
+        "docs/index.mdx": "# Home\n\nSee [realtime](/realtime) and [again](realtime#runs).\n",
+        "docs/realtime/overview.mdx": "# Overview\n\n## Runs\n\nText.\n",
+    }
+    html = built_page(engine, tmp_path, files, "index.md")
+    page = "realtime/overview/" if engine == "mkdocs" else "realtime/overview.html"
+    assert f'href="{page}"' in html and f'href="{page}#runs"' in html
+    assert "/tree/" not in html  # no link to the repository's folder

@@ -154,6 +154,17 @@ def _redirected(section: Section, path: str, anchor: str | None,
     return redirected(section, path, anchor, lookup)
 
 
+def _in_docs(section: Section, rel: str, anchor: str | None, ctx: BuildContext) -> Target | None:
+    """The target of ``rel`` in the docs folder: a page or a file first, then where the
+    upstream's redirects send it, and only then a folder of the repository. A site serves no
+    folder, so its redirect for the path (``/realtime`` → ``/realtime/overview``, with
+    ``realtime/`` a folder) is what a reader reaches."""
+    hit = _resolve_in_docs(section, rel, anchor, ctx)
+    if isinstance(hit, (PageTarget, AssetTarget)):
+        return hit
+    return _redirected(section, rel, anchor, ctx) or hit
+
+
 def resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | None:
     section = _section_of(page, ctx)
     url = link.dest.strip()
@@ -184,8 +195,7 @@ def resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | None:
     docs = section.source.docs_dir
     if path.startswith("/"):
         # Mintlify and other doc sites resolve "/x" against the docs root.
-        target = _resolve_in_docs(section, path.lstrip("/"), anchor, ctx) or _redirected(
-            section, path, anchor, ctx)
+        target = _in_docs(section, path.lstrip("/"), anchor, ctx)
         return target or UnresolvedTarget(f"no page or file matches the site-root link {url}",
                                           f"upstream pages live under {docs}/",
                                           repo_path=posixpath.normpath(docs + path))
@@ -221,7 +231,7 @@ def resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | None:
         rel = "" if repo_path == docs else repo_path[len(prefix):]
     if path.endswith("/") and rel:
         rel += "/"  # normpath dropped it; a trailing slash names a folder
-    target = _resolve_in_docs(section, rel, anchor, ctx) or _redirected(section, rel, anchor, ctx)
+    target = _in_docs(section, rel, anchor, ctx)
     if target is None and path:
         target = _from_page_url(section, page, path, anchor)
     return target or UnresolvedTarget(f"{url} matches no page or file in {docs}/",
