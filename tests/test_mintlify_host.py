@@ -1149,3 +1149,91 @@ def test_an_mdx_comment_never_takes_code_with_it() -> None:
     lines = ["more {/*", "", "```", "*/}", "{run()}", "```", "{/* gone */} kept"]
     blank_comments(lines, {2, 3, 4, 5})
     assert lines == ["more {/*", "", "```", "*/}", "{run()}", "```", " kept"]
+
+
+#: fields and the links to them, as Mintlify numbers them (``rehypeParamFieldIds``)
+FIELDS_PAGE = """\
+---
+title: Fields
+---
+
+<ParamField body="Config file" type="string">
+  The file.
+</ParamField>
+
+<ParamField query="limit" path="isTest" type="boolean">
+  Query first.
+</ParamField>
+
+<ParamField body="id">
+  The first id.
+</ParamField>
+
+<ParamField body="id" id="param-id-1">
+  Its own id.
+</ParamField>
+
+<ParamField body="id" />
+
+<ResponseField name="nextCursor" type="string">
+  The cursor.
+</ResponseField>
+
+<ParamField body="inline">In a paragraph: MDX makes it text, with no id.</ParamField>
+
+Links: [a](#param-config-file), [b](#param-limit), [c](#param-id), [d](#param-id-2),
+[e](#param-next-cursor), [f](#param-inline).
+"""
+
+
+def test_field_ids_are_mintlifys_on_every_host(tmp_path: Path, cache_dir: Path) -> None:
+    """A field's id is ``param-`` and its name decamelized and slugified, counted on
+    repeats past ids written by hand: links to them are not broken on the Mintlify host (as
+    ``mint broken-links --check-anchors`` says), and MkDocs and Sphinx emit the same ids."""
+    from hosts import ENGINES, built_page
+    from mintlify_support import broken_links
+
+    files = {"docs/docs.json": '{"name": "Up", "navigation": {"pages": ["fields"]}}\n',
+             "docs/fields.mdx": FIELDS_PAGE,
+             "docs/other.mdx": "# Other\n\nSee [the field](fields#param-next-cursor) and "
+                               "[the other](fields.mdx#param-is-missing).\n"}
+    stderr = _build_section(tmp_path / "mint", files, "")
+    assert "param-next-cursor" not in stderr and "param-id-2" not in stderr, stderr
+    # still reported: no field has that name, and a field in a paragraph has no id
+    assert "#param-is-missing matches no heading" in stderr
+    assert "#param-inline matches no heading" in stderr
+    out = tmp_path / "mint" / "out"
+    written = (out / "diffusion" / "fields.mdx").read_text("utf-8")
+    assert "<a id=" not in written and '<ParamField body="Config file" type="string">' in written
+    (out / "diffusion" / "other.mdx").unlink()  # the broken link on purpose
+    assert "[f](#)" in written  # the broken one, as any broken anchor
+    assert broken_links(out, tmp_path / "home", anchors=True) == {}
+    for engine in ENGINES:
+        page = FIELDS_PAGE.replace(", [f](#param-inline)", "")  # strict builds
+        html = built_page(engine, tmp_path / engine, {**files, "docs/fields.mdx": page,
+                                                      "docs/other.mdx": "# Other\n"}, "fields.md")
+        for anchor in ("param-config-file", "param-limit", "param-id", "param-id-2",
+                       "param-next-cursor"):
+            assert f'id="{anchor}"' in html and f'href="#{anchor}"' in html, (engine, anchor)
+        assert 'id="param-inline"' not in html
+
+
+def test_field_ids_match_mintlifys_own_function(tmp_path: Path) -> None:
+    """``mintlify_field_id`` against ``generateParamFieldId`` of the pinned ``mint``'s
+    ``@mintlify/common``, run by node on names as APIs spell them."""
+    from mintlify_support import ensure_mint
+
+    from miles_docs_plugin.core.transform.anchors import mintlify_field_id
+
+    names = [["isTest", 0], ["Config file", 1], ["HTTPRequest2", 0], ["APIs", 0], ["x&y", 0],
+             ["über", 0], ["snake_case_x", 2], ["a.b[0].c", 0], ["userID", 3], ["don't", 0],
+             ["XMLHttpRequest", 0], ["Authorization", 0], ["X-Api-Key", 0], ["page[size]", 0],
+             ["ÆØÅ straße", 0], ["café", 0], ["__proto__", 0], ["v2Beta", 1], ["$ref", 0]]
+    module = (ensure_mint().parent.parent / "@mintlify" / "common" / "dist" / "mdx" / "plugins"
+              / "rehype" / "rehypeParamFieldIds.js")
+    script = write(tmp_path / "ids.mjs", f"import {{ generateParamFieldId }} from "
+                   f"{json.dumps(module.as_uri())};\nconst names = {json.dumps(names)};\n"
+                   "console.log(JSON.stringify(names.map(([n, c]) => "
+                   "generateParamFieldId(n, c))));\n")
+    done = subprocess.run(["node", str(script)], capture_output=True, text=True, check=True)
+    assert [mintlify_field_id(n, c) for n, c in names] == json.loads(done.stdout)

@@ -21,6 +21,7 @@ from ..core.transform.blocks import (
     image_attrs,
     read_image_links,
 )
+from ..core.transform.components import component_id
 from ..core.transform.mdx import HTML_MARKDOWN_LINES, JOINED_TAGS, OPENER, read_tag
 from ..core.transform.openapi import append_reference
 from ..core.transform.snippets import inline_page_snippets, trusted_imports
@@ -99,12 +100,12 @@ class MintlifyPages:
             # the opening tag as written, on every line it spans (its href may be on any)
             opening = "\n".join(orig[block.start:block.open_end + 1])
             current = lines[block.start]
+            if component_id(block) and not (block.name[:1].isupper() and "href" in block.attrs):
+                current = ANCHOR_RE.sub("", current, count=1)  # its id, for the link scan
             if block.name[:1].isupper():  # its icon and picture, as the link rules wrote them
                 images, current = read_image_links(current, image_attrs(block.attrs))
                 for name, url in images.items():
                     opening = _with_attr(opening, name, url)
-            if block.html:  # an HTML element's id, for the link scan
-                current = ANCHOR_RE.sub("", current, count=1)
             # the link to its href, then (after a mark) what stood on the tag's line
             current, mark, text = current.partition(INLINE_MARK)
             link = LINK_LINE_RE.match(current) if "href" in block.attrs else None

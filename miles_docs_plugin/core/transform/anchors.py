@@ -38,14 +38,31 @@ def github_slug(text: str) -> str:
     return _GITHUB_CLEAN.sub("", text.lower().replace(" ", "-"))
 
 
-def _slugify(text: str, *, lowercase: bool, preserve: str) -> str:
-    # @sindresorhus/slugify as Mintlify calls it (decamelize off): transliterate, lowercase,
+#: letters @sindresorhus/transliterate spells out rather than strips of their marks (German
+#: and Nordic; the rest of its table is what NFKD and dropping marks give)
+_SPELLED_OUT = str.maketrans({"ß": "ss", "ẞ": "SS", "ä": "ae", "Ä": "Ae", "ö": "oe", "Ö": "Oe",
+                              "ü": "ue", "Ü": "Ue", "Æ": "AE", "æ": "ae", "Ø": "O", "ø": "o",
+                              "Þ": "TH", "þ": "th", "Ð": "D", "ð": "d"})
+#: @sindresorhus/slugify's ``decamelize``: ``isTest`` → ``is Test``, ``APIKey`` → ``API Key``
+_DECAMELIZE = (
+    (lazy_re(r"([A-Z]{2,})(\d+)"), r"\1 \2"),
+    (lazy_re(r"([a-z\d]+)([A-Z]{2,})"), r"\1 \2"),
+    (lazy_re(r"([a-z\d])([A-Z])"), r"\1 \2"),
+    (lazy_re(r"([A-Z]+)([A-Z][a-rt-z\d]+)"), r"\1 \2"),  # not before "s": "APIs" stays
+)
+
+
+def _slugify(text: str, *, lowercase: bool, preserve: str, decamelize: bool = False) -> str:
+    # @sindresorhus/slugify as Mintlify calls it: transliterate, (decamelize), lowercase,
     # runs of other characters to "-", contractions joined, no leading/trailing/double "-"
     import re
     import unicodedata
 
-    text = unicodedata.normalize("NFKD", text.replace("&", " and "))
+    text = unicodedata.normalize("NFKD", text.replace("&", " and ").translate(_SPELLED_OUT))
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    if decamelize:
+        for pattern, spaced in _DECAMELIZE:
+            text = pattern.sub(spaced, text)
     if lowercase:
         text = text.lower()
     keep = "a-z0-9" + ("" if lowercase else "A-Z") + re.escape(preserve)
@@ -95,6 +112,16 @@ def mintlify_slug(text: str) -> str:
         slug = _slugify(encoded, lowercase=True, preserve="_")
     slug = _MINTLIFY_DROP.sub("", slug)
     return "".join(ch for ch in slug if not unicodedata.category(ch).startswith("So"))
+
+
+def mintlify_field_id(name: str, count: int = 0) -> str:
+    """The id Mintlify gives a ``<ParamField>``/``<ResponseField>`` without one
+    (``@mintlify/common``'s ``generateParamFieldId``): ``param-`` and the field's name,
+    decamelized and slugified, ``_N`` for its N-th repeat on the page: ``isTest`` →
+    ``param-is-test``, ``Config file`` → ``param-config-file``, a second ``id`` →
+    ``param-id-1``."""
+    suffix = f"_{count}" if count > 0 else ""
+    return _slugify(f"param-{name}{suffix}", lowercase=True, preserve="", decamelize=True)
 
 
 def mintlify_unique(slug: str, seen: dict[str, int]) -> str:

@@ -528,8 +528,9 @@ def neutralize(lines: list[str], blocks: list[Block], found: list[Block], *,
                                       f"[{text.replace(']', '')}](<{href}>)" +
                                       (INLINE_MARK + block.inline if block.inline else ""))
             else:
-                # an HTML element's id stays a link target (the engine takes it back)
-                anchor = _anchor_html(block) if block.html else ""
+                # its id (an HTML element's, a field's) stays a link target of the scan (the
+                # engine takes it back)
+                anchor = _anchor_html(block)
                 lines[block.start] = block.indent + anchor + images + block.inline \
                     if block.inline or images or anchor else ""
             if block.end > block.open_end:
@@ -1078,12 +1079,58 @@ def _canonical(name: str, attrs: dict[str, str]) -> str:
     return name
 
 
+#: the components Mintlify gives an id of their name (``rehypeParamFieldIds``)
+FIELDS = ("ParamField", "Param", "ResponseField")
+
+
+def _field_name(block: Block) -> str | None:
+    if block.name == "ResponseField":
+        return block.attrs.get("name") or None
+    return next((block.attrs[k] for k in ("query", "path", "body", "header")
+                 if block.attrs.get(k)), None)
+
+
+def name_fields(blocks: list[Block]) -> None:
+    """Give each field of a page (:data:`FIELDS`) without an ``id`` the one Mintlify gives it:
+    ``param-`` and its name (``query``, ``path``, ``body``, ``header``; a ``ResponseField``'s
+    ``name``), counted on repeats and stepping over the ids written on other fields."""
+    from .anchors import mintlify_field_id
+
+    fields: list[Block] = []
+
+    def walk(level: list[Block]) -> None:
+        for block in level:
+            # only a field whose tags stand alone on their lines: one with text after its
+            # opening tag is in a paragraph for MDX, and Mintlify numbers no such field
+            if block.name in FIELDS and not block.inline:
+                fields.append(block)
+            walk(block.children)
+
+    walk(blocks)
+    if not fields:
+        return
+    claimed = {b.attrs["id"] for b in fields if b.attrs.get("id")}
+    counts: dict[str, int] = {}
+    for block in fields:
+        name = _field_name(block)
+        if "id" in block.attrs or name is None:
+            continue
+        base = mintlify_field_id(name)
+        count = counts.get(base, 0)
+        found = mintlify_field_id(name, count)
+        while found in claimed:
+            count += 1
+            found = mintlify_field_id(name, count)
+        counts[base] = count + 1
+        claimed.add(found)
+        block.attrs["id"] = found
+
+
 def component_id(block: Block) -> str | None:
     """The id Mintlify gives a component, where it gives one (fields, updates)."""
-    if block.name in ("ParamField", "ResponseField"):
-        field_name = next((block.attrs[k] for k in ("path", "query", "body", "header", "name")
-                           if block.attrs.get(k)), "")
-        return f"param-{field_name}" if field_name else None
+    if block.name in FIELDS:
+        # given by :func:`name_fields`; in a paragraph, none
+        return block.attrs.get("id") or None if not block.inline else None
     from .anchors import mintlify_slug
 
     if block.name == "Update" and block.attrs.get("label"):
@@ -1352,6 +1399,7 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
             ctx.report(section, page.path, line + 1 + page.body_line, "component", message)
         if blocks:
             normalize_indent(lines, blocks)
+            name_fields(blocks)
             neutralize(lines, blocks, found, markers=not native)
             _report_unknown(page, found, page.body_line)
             changed = True
