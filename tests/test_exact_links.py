@@ -161,7 +161,7 @@ def test_a_redirect_wins_over_a_folder_of_the_same_path(engine: str, tmp_path: P
     ``realtime/`` is a folder of pages, reaches the redirect's page (Mintlify follows the
     redirect), from a site-root and from a relative link, not the repository's folder."""
     from hosts import built_page
-    files = {
+    files: dict[str, str | bytes] = {
         "docs/docs.json": '{"name": "Up", "navigation": {"pages": ["index", "realtime/overview"]},'
                           ' "redirects": [{"source": "/realtime", '
                           '"destination": "/realtime/overview"}]}\n',

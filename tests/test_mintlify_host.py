@@ -1193,10 +1193,11 @@ def test_field_ids_are_mintlifys_on_every_host(tmp_path: Path, cache_dir: Path) 
     from hosts import ENGINES, built_page
     from mintlify_support import broken_links
 
-    files = {"docs/docs.json": '{"name": "Up", "navigation": {"pages": ["fields"]}}\n',
-             "docs/fields.mdx": FIELDS_PAGE,
-             "docs/other.mdx": "# Other\n\nSee [the field](fields#param-next-cursor) and "
-                               "[the other](fields.mdx#param-is-missing).\n"}
+    files: dict[str, str | bytes] = {
+        "docs/docs.json": '{"name": "Up", "navigation": {"pages": ["fields"]}}\n',
+        "docs/fields.mdx": FIELDS_PAGE,
+        "docs/other.mdx": "# Other\n\nSee [the field](fields#param-next-cursor) and "
+                          "[the other](fields.mdx#param-is-missing).\n"}
     stderr = _build_section(tmp_path / "mint", files, "")
     assert "param-next-cursor" not in stderr and "param-id-2" not in stderr, stderr
     # still reported: no field has that name, and a field in a paragraph has no id
@@ -1225,10 +1226,11 @@ def test_field_ids_match_mintlifys_own_function(tmp_path: Path) -> None:
 
     from miles_docs_plugin.core.transform.anchors import mintlify_field_id
 
-    names = [["isTest", 0], ["Config file", 1], ["HTTPRequest2", 0], ["APIs", 0], ["x&y", 0],
-             ["über", 0], ["snake_case_x", 2], ["a.b[0].c", 0], ["userID", 3], ["don't", 0],
-             ["XMLHttpRequest", 0], ["Authorization", 0], ["X-Api-Key", 0], ["page[size]", 0],
-             ["ÆØÅ straße", 0], ["café", 0], ["__proto__", 0], ["v2Beta", 1], ["$ref", 0]]
+    names: list[tuple[str, int]] = [
+        ("isTest", 0), ("Config file", 1), ("HTTPRequest2", 0), ("APIs", 0), ("x&y", 0),
+        ("über", 0), ("snake_case_x", 2), ("a.b[0].c", 0), ("userID", 3), ("don't", 0),
+        ("XMLHttpRequest", 0), ("Authorization", 0), ("X-Api-Key", 0), ("page[size]", 0),
+        ("ÆØÅ straße", 0), ("café", 0), ("__proto__", 0), ("v2Beta", 1), ("$ref", 0)]
     module = (ensure_mint().parent.parent / "@mintlify" / "common" / "dist" / "mdx" / "plugins"
               / "rehype" / "rehypeParamFieldIds.js")
     script = write(tmp_path / "ids.mjs", f"import {{ generateParamFieldId }} from "
