@@ -369,3 +369,43 @@ def test_an_element_in_a_list_item_is_told_from_one_in_html(lines: list[str],
     from miles_docs_plugin.core.transform.components import in_list_item
 
     assert in_list_item(lines, len(lines) - 1) is expected
+
+
+#: a page whose only MDX is a snippet tag, one tag over several lines (with a JSX object, as
+#: Mintlify's docs write `variables`), and an imported snippet used over several lines
+SNIPPET_USES = {
+    "docs/snippets/s1.mdx": "## Snip one\n\nsnippet text one\n",
+    "docs/snippets/s2.mdx": "## Snip two\n\nsnippet text two, [a link](/other)\n",
+    "docs/snippets/s3.mdx": "snippet text three says {word}\n",
+    "docs/other.mdx": "# Other\n",
+    "docs/plain.mdx": "# Plain\n\nBefore.\n\n<Snippet file=\"s1.mdx\" />\n\n"
+                      "After [s1](#snip-one).\n",
+    "docs/across.mdx": "# Across\n\nBefore.\n\n<Snippet\n  file=\"s2.mdx\"\n  variables={{\n"
+                       "    \"tool\": \"X\",\n  }}\n/>\n\nAfter [s2](#snip-two).\n\n"
+                       "import Three from '/snippets/s3.mdx';\n\n<Three\n  word=\"hello\"\n/>\n\n"
+                       "[Broken](missing.md) at line 20.\n",
+}
+
+
+@pytest.mark.parametrize("engine", ["mkdocs", "sphinx"])
+def test_snippet_tags_are_inlined_on_any_page_and_across_lines(engine: str, tmp_path: Path,
+                                                                cache_dir: Path) -> None:
+    """``<Snippet file>`` on a page with no other MDX, and snippet tags written over several
+    lines, are replaced by the snippet's text (they were left out, silently); the lines
+    below keep their place in reports."""
+    from hosts import make_host
+
+    up = tmp_path / "up"
+    commit = make_repo(up, SNIPPET_USES)
+    host = make_host(engine, tmp_path / "host", up.as_uri(), commit)
+    run = host.build(strict=False)
+    assert run.returncode == 0, run.output
+    site = host.site()
+    plain = site.page(host.page_file("plain.md")).text
+    assert "snippet text one" in plain and 'id="snip-one"' in plain and "#snip-one" in plain
+    across = site.page(host.page_file("across.md")).text
+    assert "snippet text two" in across and 'id="snip-two"' in across
+    assert "snippet text three says hello" in across
+    assert "Snippet" not in across and "variables" not in across and "<Three" not in across
+    warnings = [line for line in run.output.splitlines() if "WARNING" in line]
+    assert len(warnings) == 1 and "docs/across.mdx:20" in warnings[0], run.output

@@ -1239,3 +1239,23 @@ def test_field_ids_match_mintlifys_own_function(tmp_path: Path) -> None:
                    "generateParamFieldId(n, c))));\n")
     done = subprocess.run(["node", str(script)], capture_output=True, text=True, check=True)
     assert [mintlify_field_id(n, c) for n, c in names] == json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("trust", ["", "    trust: full\n"], ids=["untrusted", "trusted"])
+def test_snippet_tags_across_lines_are_inlined(tmp_path: Path, cache_dir: Path,
+                                               trust: str) -> None:
+    """A ``<Snippet>`` or imported snippet tag over several lines is inlined like a one-line
+    one: the upstream's snippet files are not in the output, so a tag left in would name
+    nothing (Mintlify: "Cannot expand missing snippet")."""
+    files: dict[str, str | bytes] = {
+        "docs/snippets/s2.mdx": "## Snip two\n\nsnippet text two\n",
+        "docs/snippets/s3.mdx": "snippet text three says {word}\n",
+        "docs/across.mdx": "---\ntitle: Across\n---\n\n<Snippet\n  file=\"s2.mdx\"\n"
+                           "  variables={{\n    \"tool\": \"X\",\n  }}\n/>\n\n"
+                           "import Three from '/snippets/s3.mdx';\n\n"
+                           "<Three\n  word=\"hello\"\n/>\n\nAfter [s2](#snip-two).\n"}
+    _build_section(tmp_path, files, trust)
+    written = (tmp_path / "out" / "diffusion" / "across.mdx").read_text("utf-8")
+    assert "snippet text two" in written and "snippet text three says hello" in written
+    assert "<Snippet" not in written and "<Three" not in written and "import" not in written
+    assert broken_links(tmp_path / "out", tmp_path / "home", anchors=True) == {}

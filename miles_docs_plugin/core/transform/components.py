@@ -102,7 +102,7 @@ class LinePattern:
 
 HAS_COMPONENT_RE = LinePattern(r"[ \t]*</?[A-Z]", r"<(?:Badge|Tooltip|Icon|Link|Kbd)\b|"
                                r"<[a-z][^>]*\s(?:[\w-]+=\{|className=)")
-HAS_MDX_RE = LinePattern(r"(?:import|export)\s|[ \t]*<div\b", r"\{\s*/\*")
+HAS_MDX_RE = LinePattern(r"(?:import|export)\s|[ \t]*<(?:div|Snippet)\b", r"\{\s*/\*")
 #: Deeper nesting than this is reported and left as text (it also bounds the recursion).
 MAX_DEPTH = 32
 #: An opening tag may span this many lines (``<Card\n  title="…"\n  href="…"\n>``).
@@ -1226,7 +1226,7 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
     # every position of the page, and most pages have none of these.
     has_components = "<" in body and HAS_COMPONENT_RE.search(body) is not None
     mdx_syntax = ("/*" in body or "<div" in body or "\nimport" in body or "\nexport" in body
-                  or body.startswith(("import", "export"))) and \
+                  or "<Snippet" in body or body.startswith(("import", "export"))) and \
         HAS_MDX_RE.search(body) is not None
     if not has_components and (mdx_syntax or native or page.path.endswith(".mdx")) and \
             "<" in body:

@@ -20,6 +20,7 @@ from ..patterns import lazy_re
 from .blocks import names_file
 from .markdown import scan
 from .mdx import (
+    Tag,
     code_lines,
     esm_blocks,
     fences,
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
 
 #: Snippets inside snippets are followed this deep (and no further: a loop ends here).
 MAX_NESTING = 8
+#: A snippet's tag may span this many lines (``<Snippet\n  file="x.mdx"\n/>``).
+MAX_TAG_LINES = 40
 SNIPPET_DIRS = ("snippets", "_snippets")
 FRONT_MATTER_RE = lazy_re(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
 
@@ -151,10 +154,11 @@ def _inline(lines: list[str], code: set[int], imports: dict[str, str], section: 
             i -= 1
             continue
         indent = line[:len(line) - len(s)]
-        tag = read_tag(line, len(indent))
-        if tag is None or tag.closing or not tag.self_closing or line[tag.end:].strip():
+        found = _tag_alone(lines, i, code)
+        if found is None:
             i -= 1
             continue
+        tag, span = found
         rel: str | None = None
         if tag.name == "Snippet" and "file" in tag.attrs:
             name = tag.attrs["file"].lstrip("/")
@@ -172,15 +176,39 @@ def _inline(lines: list[str], code: set[int], imports: dict[str, str], section: 
         if expanded is None:
             problems.append(f"snippet {rel or imports.get(tag.name)} used by <{tag.name}> is "
                             "not in the pinned tree; it is left out")
-            lines[i] = ""
+            lines[i:i + span] = [""] * span  # the lines stay where they were
         else:
             new = [indent + x if x.strip() else "" for x in expanded] or [""]
-            lines[i:i + 1] = new
+            # the tag's first line becomes the snippet, its other lines blank ones (so the
+            # lines below move by the snippet's length only, as record_spans counts)
+            lines[i:i + span] = new + [""] * (span - 1)
             if inserted is not None:
                 inserted.append((i, len(new)))
         changed = True
         i -= 1
     return changed
+
+
+def _tag_alone(lines: list[str], i: int, code: set[int]) -> tuple[Tag, int] | None:
+    """The self-closing component tag that starts line ``i`` and ends a line, alone on its
+    lines (``<Snippet file="x.mdx" />``, or over several: ``<Snippet\n  file="x.mdx"\n/>``),
+    and how many lines it spans; None for anything else."""
+    line = lines[i]
+    at = len(line) - len(line.lstrip())
+    tag = read_tag(line, at)
+    span = 1
+    if tag is None:
+        # a tag across lines: read again with each line that follows (not past a blank line)
+        text = line
+        while tag is None and span < MAX_TAG_LINES and i + span < len(lines) and \
+                i + span not in code and lines[i + span].strip():
+            text += "\n" + lines[i + span]
+            span += 1
+            tag = read_tag(text, at)
+        line = text
+    if tag is None or tag.closing or not tag.self_closing or line[tag.end:].strip():
+        return None
+    return tag, span
 
 
 def inline_snippets(lines: list[str], code: set[int], imports: dict[str, str], page: Page,
@@ -211,7 +239,7 @@ def inline_page_snippets(page: Page, ctx: BuildContext) -> None:
 
 def _inlined(lines: list[str], code: set[int], name: str) -> bool:
     """Whether every use of the component ``name`` in ``lines`` is one that :func:`_inline`
-    replaces (a self-closing tag alone on its line): only then may its import go. Otherwise
+    replaces (a self-closing tag alone on its lines): only then may its import go. Otherwise
     the import stays, for Mintlify to resolve (a trusted source's, see
     :func:`trusted_imports`) or for the sandbox to remove with the tags it defined."""
     tag_re = re.compile(rf"<{re.escape(name)}(?![\w.:-])")
@@ -219,10 +247,8 @@ def _inlined(lines: list[str], code: set[int], name: str) -> bool:
         if i in code or f"<{name}" not in line:
             continue
         s = line.lstrip()
-        if len(tag_re.findall(line)) != 1 or not tag_re.match(s):
-            return False
-        tag = read_tag(line, len(line) - len(s))
-        if tag is None or not tag.self_closing or line[tag.end:].strip():
+        if len(tag_re.findall(line)) != 1 or not tag_re.match(s) or \
+                _tag_alone(lines, i, code) is None:
             return False
     return True
 
