@@ -172,3 +172,21 @@ def test_a_redirect_wins_over_a_folder_of_the_same_path(engine: str, tmp_path: P
     page = "realtime/overview/" if engine == "mkdocs" else "realtime/overview.html"
     assert f'href="{page}"' in html and f'href="{page}#runs"' in html
     assert "/tree/" not in html  # no link to the repository's folder
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_percent_encoded_anchor_reaches_its_heading(engine: str, tmp_path: Path,
+                                                      cache_dir: Path) -> None:
+    """Mintlify decodes a link's fragment and cleans it as its heading ids
+    (`#tui-mode%3A-interactive` is the heading `TUI Mode: Interactive`), and `mint
+    broken-links --check-anchors` accepts the link: it reaches the heading here too."""
+    from hosts import built_page
+    files: dict[str, str | bytes] = {
+        "docs/docs.json": '{"name": "Up", "navigation": {"pages": ["index", "cli"]}}\n',
+        "docs/index.mdx": "# Home\n\nSee [the TUI](/cli#tui-mode%3A-interactive-development) "
+                          "and [again](cli#tui-mode:-interactive-development).\n",
+        "docs/cli.mdx": "# CLI\n\n### TUI Mode: Interactive Development\n\nText.\n",
+    }
+    html = built_page(engine, tmp_path, files, "index.md")  # strict: no warning
+    page = "cli/" if engine == "mkdocs" else "cli.html"
+    assert html.count(f'href="{page}#tui-mode-interactive-development"') == 2, html

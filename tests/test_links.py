@@ -289,7 +289,7 @@ def test_the_mintlify_link_rule_runs_only_for_a_mintlify_site(tmp_path: Path,
     from miles_docs_plugin.core.transform.links import resolve_link
 
     wc = tmp_path / "wc"
-    write(wc / "docs" / "index.md", "# Home\n\nSee [a](a.md).\n")
+    write(wc / "docs" / "index.md", "# Home\n\nSee [a](a.md).\n\nAnd [gone](gone.md).\n")
     write(wc / "docs" / "a.md", "# A\n")
     if mintlify:
         write(wc / "docs" / "docs.json", '{"name": "Site", "navigation": []}\n')
@@ -300,6 +300,10 @@ def test_the_mintlify_link_rule_runs_only_for_a_mintlify_site(tmp_path: Path,
     said = [d.message for d in result.diagnostics if "Mintlify site" in d.message]
     assert said == (["a.md is a broken link on the upstream's Mintlify site (its pages have no "
                      ".md/.mdx in their address); it is resolved here"] if mintlify else [])
+    # a link that names no page is said once, by the rule that finds nothing (it was also
+    # said to be "resolved here")
+    gone = [d.message for d in result.diagnostics if "gone.md" in d.message]
+    assert len(gone) == 1 and "matches no page" in gone[0], gone
     chain = result.ctx.memo["links:resolve_link"]
     assert (chain is resolve_link) is not mintlify
 

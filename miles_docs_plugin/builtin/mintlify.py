@@ -10,11 +10,12 @@
 from __future__ import annotations
 
 import json
+import posixpath
 from typing import TYPE_CHECKING, Any
 
 from .. import hookimpl
 from ..core.patterns import lazy_re
-from ..core.transform.lookup import split_url
+from ..core.transform.lookup import find_page, split_url
 
 if TYPE_CHECKING:
     from ..core.context import BuildContext
@@ -57,6 +58,14 @@ def any_site(ctx: BuildContext) -> bool:
     return any(site_config(section, ctx) is not None for section in ctx.sections.values())
 
 
+def _a_page(section: Section, page: Page, path: str) -> bool:
+    """Whether ``path``, as a page of ``section`` links it, names a page: a link that names
+    none is reported once, by the rules that find nothing."""
+    rel = path.lstrip("/") if path.startswith("/") else \
+        posixpath.normpath(posixpath.join(posixpath.dirname(page.path), path))
+    return find_page(section, rel) is not None
+
+
 @hookimpl
 def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | None:
     section = ctx.sections[page.source]
@@ -66,7 +75,7 @@ def mdp_resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | N
     if not url or url.startswith(("#", "//")) or SCHEME_RE.match(url):
         return None
     path, _query, _anchor = split_url(url)
-    if path.endswith((".md", ".mdx")) and link.kind != "html":
+    if path.endswith((".md", ".mdx")) and link.kind != "html" and _a_page(section, page, path):
         ctx.report(section, page.path, link.line, "link",
                    f"{url} is a broken link on the upstream's Mintlify site (its pages have "
                    "no .md/.mdx in their address); it is resolved here")

@@ -124,6 +124,17 @@ def mintlify_field_id(name: str, count: int = 0) -> str:
     return _slugify(f"param-{name}{suffix}", lowercase=True, preserve="", decamelize=True)
 
 
+def mintlify_clean(anchor: str) -> str:
+    """A link's fragment as Mintlify matches it to ids (``cleanHeadingId``): percent escapes
+    decoded, ``?,;:!'"()[]{}`` and emoji dropped."""
+    import unicodedata
+    from urllib.parse import unquote
+
+    cleaned = _MINTLIFY_DROP.sub("", unquote(anchor))
+    return "".join(ch for ch in cleaned if not unicodedata.category(ch).startswith("So")
+                   and ch not in "\u200d\ufe0e\ufe0f")
+
+
 def mintlify_unique(slug: str, seen: dict[str, int]) -> str:
     """Mintlify's duplicate rule: ``x``, ``x-2``, ``x-3``..."""
     count = seen.get(slug, 0) + 1
@@ -211,6 +222,16 @@ class AnchorMap(Record):
             pending(self)
 
     def resolve(self, anchor: str) -> str | None:
+        hit = self._lookup(anchor)
+        if hit is None and ("%" in anchor or _MINTLIFY_DROP.search(anchor)):
+            # as Mintlify reads a link's fragment (`#tui-mode%3A-interactive` is
+            # `tui-mode-interactive`): decoded, then cleaned as its heading ids are
+            cleaned = mintlify_clean(anchor)
+            if cleaned != anchor:
+                hit = self._lookup(cleaned)
+        return hit
+
+    def _lookup(self, anchor: str) -> str | None:
         if anchor in self.emitted:
             return anchor
         aliases = self.aliases
