@@ -419,6 +419,27 @@ def _include_snippets(section: Section, options: dict[str, Any], report: Any,
                 report(section, path, line, "snippet", message)
 
 
+def _indented_blocks(section: Section, extensions: dict[str, dict[str, Any]],
+                     report: Any) -> None:
+    """Write the MkDocs upstream's ``/// tip`` blocks (pymdownx.blocks) in the indented syntax
+    every host reads (see ``core/collect/pymdown_blocks.py``)."""
+    from .pymdown_blocks import registered, rewrite
+
+    kinds = registered(extensions)
+    if not kinds:
+        return
+    for path, page in section.pages.items():
+        body = page.content[page.body_start:]
+        if "///" not in body:
+            continue
+        new, notes = rewrite(body, kinds)
+        if new != body:
+            page.content = page.content[:page.body_start] + new
+        for line, message in notes:
+            report(section, path, page.body_line - page.line_delta + line + 1, "block", message,
+                   Severity.INFO)
+
+
 def _upstream_listed(section: Section) -> set[str] | None:
     """The pages the upstream's navigation names (None when it has none)."""
     site = section.upstream
@@ -448,6 +469,8 @@ def apply_conventions(section: Section, others: list[str], report: Any,
                    "(exclude_docs, draft_docs or MkDocs' defaults)", Severity.INFO)
     if site is not None and site.snippets is not None:
         _include_snippets(section, site.snippets, report, max_page_bytes)
+    if site is not None and site.blocks:
+        _indented_blocks(section, site.blocks, report)
     listed = _upstream_listed(section)
     snippets = snippet_paths({p: page.text for p, page in section.pages.items()}, others,
                              listed.__contains__ if listed is not None else None)

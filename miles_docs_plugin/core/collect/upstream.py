@@ -56,7 +56,7 @@ class UpstreamSite(Record):
 
     __slots__ = _fields = ("kind", "file", "nav", "redirects", "notes", "exclude", "snippets",
                            "extensions", "endpoints", "specs", "directory_urls",
-                           "custom_fences")
+                           "custom_fences", "blocks")
     kind: str  #: ``docs.json``, ``mint.json`` or ``mkdocs.yml``
     file: str  #: path of the config file, relative to docs_dir (``../mkdocs.yml`` for MkDocs)
     nav: list[NavItem] | None  #: None when the file has no navigation
@@ -83,6 +83,9 @@ class UpstreamSite(Record):
     #: MkDocs: the fences ``pymdownx.superfences`` draws with the site's own code
     #: (``custom_fences``; not mermaid, which every host draws)
     custom_fences: list[str]
+    #: MkDocs: the ``pymdownx.blocks`` extensions it turns on, with their options (its
+    #: ``/// tip`` blocks are written as admonitions and tabs: ``core/collect/pymdown_blocks.py``)
+    blocks: dict[str, dict[str, Any]]
 
     def __init__(self, kind: str, file: str, nav: list[NavItem] | None,
                  redirects: list[Redirect] | None = None,
@@ -93,7 +96,8 @@ class UpstreamSite(Record):
                  endpoints: dict[str, Endpoint] | None = None,
                  specs: dict[str, dict[str, Any]] | None = None,
                  directory_urls: bool = False,
-                 custom_fences: list[str] | None = None) -> None:
+                 custom_fences: list[str] | None = None,
+                 blocks: dict[str, dict[str, Any]] | None = None) -> None:
         self.kind = kind
         self.file = file
         self.nav = nav
@@ -106,6 +110,7 @@ class UpstreamSite(Record):
         self.specs = {} if specs is None else specs
         self.directory_urls = directory_urls
         self.custom_fences = [] if custom_fences is None else custom_fences
+        self.blocks = {} if blocks is None else blocks
 
     @property
     def mkdocs(self) -> bool:
@@ -429,7 +434,9 @@ def _read_mkdocs_yml(read_repo: Reader, docs_dir: str) -> UpstreamSite | None:
         site: dict[str, Any] = {"exclude": exclude, "extensions": list(markdown),
                                 "snippets": markdown.get("pymdownx.snippets"),
                                 "directory_urls": data.get("use_directory_urls") is not False,
-                                "custom_fences": _custom_fences(markdown)}
+                                "custom_fences": _custom_fences(markdown),
+                                "blocks": {name: options for name, options in markdown.items()
+                                           if name.startswith("pymdownx.blocks.")}}
         if "nav" not in data or data["nav"] is None:
             return UpstreamSite(name, file, None, **site)
         try:

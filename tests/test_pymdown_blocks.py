@@ -1,0 +1,170 @@
+"""pymdownx.blocks (``/// tip`` … ``///``) in an MkDocs upstream: written as the indented
+syntax, they become admonitions, collapsibles and tabs on every host (they were text)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hosts import ENGINES, make_host
+from support import git, lock_text, make_repo, write
+
+from miles_docs_plugin.core.collect.pymdown_blocks import registered, rewrite
+
+MKDOCS_YML = """\
+site_name: Up
+markdown_extensions:
+  - pymdownx.superfences
+  - pymdownx.blocks.admonition:
+      types: [note, tip, {name: check, class: success, title: Checked}]
+  - pymdownx.blocks.details
+  - pymdownx.blocks.tab:
+      alternate_style: true
+  - pymdownx.blocks.caption
+"""
+
+PAGE = """\
+# Blocks
+
+/// tip
+
+Prefer the `Annotated` version, see [the guide](guide.md#install-it).
+
+///
+
+//// tab | Python 3.9+
+
+```py
+x = 1
+///
+```
+
+////
+
+//// tab | Python 3.8+
+
+```py
+y = 2
+```
+
+////
+
+/// details | Other versions
+    type: warning
+
+Hidden [text](guide.md).
+
+/// check
+
+Inside the details.
+
+///
+
+///
+
+![A chart](chart.png)
+
+/// caption
+The chart's caption.
+///
+
+/// unknown
+Stays as written.
+///
+
+[Broken](nowhere.md) on line 49.
+"""
+
+FILES: dict[str, str | bytes] = {
+    "mkdocs.yml": MKDOCS_YML,
+    "docs/index.md": PAGE,
+    "docs/guide.md": "# Guide\n\n## Install it\n\nText.\n",
+    "docs/chart.png": b"\x89PNG\r\n\x1a\n",
+}
+
+
+def test_blocks_keep_their_lines_and_code() -> None:
+    kinds = registered({"pymdownx.blocks.admonition": {}, "pymdownx.blocks.details": {},
+                        "pymdownx.blocks.tab": {}, "pymdownx.blocks.caption": {}})
+    out, notes = rewrite(PAGE, kinds)
+    lines = out.split("\n")
+    assert len(lines) == len(PAGE.split("\n"))
+    assert lines[2] == '!!! tip "Tip"' and lines[4].startswith("    Prefer")
+    assert lines[8] == '=== "Python 3.9+"' and lines[12] == "    ///"  # code: not a block end
+    assert lines[17] == '=== "Python 3.8+"'
+    assert lines[25] == '??? warning "Other versions"' and lines[26] == ""  # its option
+    assert "/// unknown" in out and "///\n\n[Broken]" in out
+    assert notes == [(40, "the caption block is shown as its content")]
+    # a site that turns on no block extension: `///` is text there, and stays
+    assert registered({"admonition": {}}) == {}
+
+
+def test_nested_blocks_options_and_custom_types() -> None:
+    kinds = registered({"pymdownx.blocks.admonition": {
+        "types": ["note", {"name": "check", "class": "success", "title": "Checked"}]},
+        "pymdownx.blocks.details": {}, "pymdownx.blocks.tab": {}})
+    text = ("/// details | Summary\n    open: true\n\nOuter.\n\n//// check\nInner.\n////\n"
+            "///\n\n/// tab | A\n///\n\n/// tab | B\n    new: true\n///\n\n/// tip\nNot a type.\n"
+            "///\n")
+    out, _ = rewrite(text, kinds)
+    assert out.split("\n") == [
+        '???+ note "Summary"', "", "", "    Outer.", "", '    !!! success "Checked"',
+        "        Inner.", "", "", "", '=== "A"', "", "", '===! "B"', "", "", "", "/// tip",
+        "Not a type.", "///", ""]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_blocks_render_on_mkdocs_and_sphinx_hosts(engine: str, tmp_path: Path,
+                                                  cache_dir: Path) -> None:
+    up = tmp_path / "up"
+    commit = make_repo(up, FILES)
+    host = make_host(engine, tmp_path / "host", up.as_uri(), commit, minimal_theme=False)
+    run = host.build(strict=False)
+    assert run.returncode == 0, run.output
+    html = host.site().page(host.page_file("index.md")).text
+    for marks in ("/// tip", "//// tab", "/// details", "/// check", "/// caption"):
+        assert marks not in html, marks
+    assert "Prefer the" in html and "Hidden" in html and "Inside the details." in html
+    assert "caption." in html
+    assert "/// unknown" in html  # not a block of this site: text, as on the upstream
+    if engine == "mkdocs":
+        assert 'class="admonition tip"' in html and 'class="admonition success"' in html
+        assert '<details class="warning"' in html and 'class="tabbed-set' in html
+        assert html.count('class="tabbed-block"') == 2
+    else:  # a Sphinx host without sphinx-design: tabs are titled sections
+        assert 'class="tip admonition"' in html and ">Checked</p>" in html
+        assert "<strong>Python 3.9+</strong>" in html and "<strong>Python 3.8+</strong>" in html
+    assert 'href="guide/#install-it"' in html or 'href="guide.html#install-it"' in html
+    warnings = [line for line in run.output.splitlines() if "WARNING" in line]
+    assert len(warnings) == 1 and "docs/index.md:49" in warnings[0], run.output
+
+
+def test_blocks_become_mintlify_components(tmp_path: Path, cache_dir: Path) -> None:
+    from mintlify_support import broken_links
+
+    up = tmp_path / "up"
+    commit = make_repo(up, {**FILES, "docs/index.md": PAGE.replace("[Broken](nowhere.md)",
+                                                                   "Not broken")})
+    docs = tmp_path / "host" / "docs"
+    write(docs / "docs.json", '{"name": "Host", "navigation": {"tabs": [{"tab": "Guide", '
+                              '"pages": ["index"]}]}}\n')
+    write(docs / "index.mdx", "---\ntitle: Home\n---\n\nHome.\n")
+    write(docs / "miles-docs.yml", f"sources:\n  - name: up\n    repo: {up.as_uri()}\n"
+                                   "    banner: false\n")
+    write(docs / "miles-docs.lock", lock_text({"up": (up.as_uri(), commit)}))
+    git(docs.parent, "init", "-q")
+    git(docs.parent, "add", "-A")
+    git(docs.parent, "commit", "-q", "-m", "host")
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "miles_docs_plugin.cli", "mintlify", "build",
+                           "--out", str(out)], cwd=docs, capture_output=True, text=True,
+                          env={**os.environ})
+    assert done.returncode == 0, done.stderr
+    written = (out / "up" / "index.md").read_text("utf-8")
+    assert '<Tip title="Tip">' in written and '<Check title="Checked">' in written, written
+    assert written.count("<Tab title=") == 2 and '<Accordion title="Other versions">' in written
+    assert "/// tip" not in written and "//// tab" not in written
+    assert broken_links(out, tmp_path / "home") == {}
