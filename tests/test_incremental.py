@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hosts import Host, make_host
 from support import lock_text, make_repo, sphinx_build, write
 
@@ -122,3 +123,95 @@ def test_a_rebuild_does_not_say_the_configuration_changed(tmp_path: Path, cache_
     assert "configuration has changed" not in run.output, run.output
     assert "0 added, 0 changed, 0 removed" in run.output, run.output
     assert (host.out / "_static" / "miles-docs.css").is_file()
+
+
+# Sources added, removed, retitled or placed elsewhere in miles-docs.yml: the root document's
+# toctree (where the sections are placed) is read again, as a fresh build reads it.
+
+ROOT_NAV_RE = re.compile(r'<li class="toctree-l(\d)"><a class="reference internal" '
+                         r'href="([^"]*)">(.*?)</a>')
+
+
+def _section_upstream(path: Path, title: str) -> tuple[str, str]:
+    commit = make_repo(path, {"docs/index.md": f"# {title} home\n\n[The guide](guide.md)\n",
+                              "docs/guide.md": f"# {title} guide\n"})
+    return path.as_uri(), commit
+
+
+def _configure(host: Host, upstreams: dict[str, tuple[str, str]],
+               extra: dict[str, str] | None = None) -> None:
+    """miles-docs.yml and its lock for ``upstreams`` (name: repository, commit), with
+    ``extra`` lines per source."""
+    write(host.config / "miles-docs.yml", "sources:\n" + "".join(
+        f"  - name: {name}\n    repo: {repo}\n" + (extra or {}).get(name, "")
+        for name, (repo, _commit) in upstreams.items()))
+    write(host.config / "miles-docs.lock", lock_text(upstreams))
+
+
+def _sections_host(tmp_path: Path, names: tuple[str, ...]) -> tuple[Host,
+                                                                      dict[str, tuple[str, str]]]:
+    upstreams = {name: _section_upstream(tmp_path / name, name.title()) for name in names}
+    repo, commit = upstreams[names[0]]
+    host = make_host("sphinx", tmp_path / "host", repo, commit, name=names[0])
+    _configure(host, upstreams)
+    run = host.build()
+    assert run.returncode == 0, run.output
+    return host, upstreams
+
+
+def _root_nav(out: Path) -> list[tuple[str, str, str]]:
+    """The root page's toctree entries, in its body and then in alabaster's sidebar:
+    (level, link, title)."""
+    return ROOT_NAV_RE.findall((out / "index.html").read_text("utf-8"))
+
+
+def _nav_equals_fresh(host: Host, tmp_path: Path, read: str) -> list[tuple[str, str, str]]:
+    """Rebuild ``host`` in place (Sphinx reports ``read``: added, changed, removed), then
+    build it fresh elsewhere: the root page's navigation is the same, so is every page (its
+    sidebar shows the root toctree), and neither build finds a page outside every toctree."""
+    run = host.build()
+    assert run.returncode == 0, run.output
+    assert read in run.output, run.output
+    assert "isn't included in any toctree" not in run.output, run.output
+    fresh = tmp_path / "fresh"
+    again = sphinx_build(host.docs, fresh / "html", "-E", "-d", str(fresh / "doctrees"))
+    assert again.returncode == 0, again.output
+    nav = _root_nav(host.out)
+    assert nav == _root_nav(fresh / "html")
+    # Sphinx leaves the pages of removed documents in the output folder: the others are equal
+    got, want = _html(host.out), _html(fresh / "html")
+    assert [name for name in want if got.get(name) != want[name]] == []
+    return nav
+
+
+def test_a_source_added_to_the_config_joins_the_root_toctree(tmp_path: Path,
+                                                             cache_dir: Path) -> None:
+    host, upstreams = _sections_host(tmp_path, ("diffusion",))
+    upstreams["typer"] = _section_upstream(tmp_path / "typer", "Typer")
+    _configure(host, upstreams)
+    nav = _nav_equals_fresh(host, tmp_path, "2 added, 1 changed, 0 removed")
+    assert [(link, title) for level, link, title in nav if level == "1"] == [
+        ("diffusion/index.html", "Diffusion"), ("typer/index.html", "Typer")] * 2
+
+
+@pytest.mark.parametrize(("extra", "want"), [
+    ("    title: UV Docs\n", ["Diffusion", "UV Docs"]),
+    ("    placement: start\n", ["Typer", "Diffusion"]),
+], ids=["title", "placement"])
+def test_a_source_retitled_or_moved_in_the_config_changes_the_root_toctree(
+        tmp_path: Path, cache_dir: Path, extra: str, want: list[str]) -> None:
+    host, upstreams = _sections_host(tmp_path, ("diffusion", "typer"))
+    _configure(host, upstreams, {"typer": extra})
+    nav = _nav_equals_fresh(host, tmp_path, "0 added, 1 changed, 0 removed")
+    assert [title for level, _link, title in nav if level == "1"] == want * 2
+
+
+def test_a_source_removed_from_the_config_leaves_the_root_toctree(tmp_path: Path,
+                                                                  cache_dir: Path) -> None:
+    host, upstreams = _sections_host(tmp_path, ("diffusion", "typer"))
+    del upstreams["typer"]
+    _configure(host, upstreams)
+    nav = _nav_equals_fresh(host, tmp_path, "0 added, 1 changed, 2 removed")
+    assert [(link, title) for level, link, title in nav if level == "1"] == [
+        ("diffusion/index.html", "Diffusion")] * 2
+    assert not (host.docs / "typer").exists()  # its generated folder is gone too

@@ -7,7 +7,8 @@ so the section is written into a generated folder ``<srcdir>/<mount>/``:
 - a marker file (``.miles-docs-generated``) proves the folder is ours: a folder without it is a
   host folder, and the build stops instead of touching it;
 - a file is rewritten only when its bytes change (atomic replace), so Sphinx re-reads exactly
-  the pages that changed upstream; files that no longer exist upstream are removed.
+  the pages that changed upstream; files that no longer exist upstream are removed, and so is
+  the folder of a source no longer mounted there.
 
 The modules: :mod:`.engine` (the engine's syntax), :mod:`.folder` (the generated folder),
 :mod:`.toctree` (the nav as toctrees), :mod:`.build` (``config-inited``, ``builder-inited``),

@@ -7,6 +7,7 @@ folder is complete when the project is scanned.
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 from sphinx.application import Sphinx
@@ -20,6 +21,7 @@ from ..core.config import load_host_config
 from ..core.errors import ConfigError, Diagnostic, LockError, MilesDocsError, Severity
 from ..core.model import Section
 from ..core.pipeline import BuildResult, build
+from ..core.section.generated import is_generated
 from ..core.section.mounts import collisions
 from ..core.section.report import report
 from ..core.transform.blocks import escape_inline
@@ -56,10 +58,30 @@ def on_config_inited(app: Sphinx, config: SphinxConfig) -> None:
 
 
 def _host_pages(app: Sphinx, mounts: list[str]) -> set[str]:
+    """The host's own pages. A generated folder found outside the ``mounts`` (its source was
+    removed from the config, or mounts elsewhere now) is removed first: Sphinx would read its
+    pages as the host's, in no toctree (``-W`` fails), in fresh and incremental builds."""
     exclude = list(app.config.exclude_patterns) + [f"{m}/**" for m in mounts]
     found = app.project.discover(exclude, app.config.include_patterns)
     # str before Sphinx 7.3, a Path since
-    return {Path(app.project.doc2path(d, absolute=False)).as_posix() for d in found}
+    pages = {Path(app.project.doc2path(d, absolute=False)).as_posix() for d in found}
+    srcdir = Path(app.srcdir)
+    generated: dict[str, bool] = {}  # by folder: one look for its marker
+    retired: set[str] = set()  # the outermost generated folder of each such page
+    for page in pages:
+        parts = page.split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            folder = "/".join(parts[:depth])
+            if folder not in generated:
+                generated[folder] = is_generated(srcdir / folder)
+            if generated[folder]:
+                retired.add(folder)
+                break
+    for folder in sorted(retired):
+        logger.info("[miles-docs] removing %s/: generated for a source no longer mounted there",
+                    folder)
+        shutil.rmtree(srcdir / folder)
+    return {page for page in pages if not any(page.startswith(f"{f}/") for f in retired)}
 
 
 def on_builder_inited(app: Sphinx) -> None:

@@ -202,15 +202,30 @@ def _current_blob_url(app: Sphinx, prov: dict[str, Any]) -> str | None:
 
 def on_env_get_outdated(app: Sphinx, env: Any, added: set[str], changed: set[str],
                         removed: set[str]) -> list[str]:
-    """Pages that entered or left the nav re-read (their orphan mark is set when read)."""
-    orphans = get_state(app).orphans
-    return [d for d in get_state(app).pages if d in env.all_docs and
-            (d in orphans) != bool(env.metadata.get(d, {}).get("orphan"))]
+    """Pages that entered or left the nav re-read (their orphan mark is set when read); and
+    the root document when the sections placed in its toctree are not those of the last
+    build (a source added or removed, its title or placement changed): they are placed when
+    it is read, and its file did not change.
+
+    What was placed is kept on the environment (pickled with it, a few names): a source
+    added to ``miles-docs.yml`` was in no toctree, and the root kept an old title, until
+    the root page itself was edited."""
+    state = get_state(app)
+    outdated = [d for d in state.pages if d in env.all_docs and
+                (d in state.orphans) != bool(env.metadata.get(d, {}).get("orphan"))]
+    placed = getattr(env, "miles_docs_placed", None)
+    env.miles_docs_placed = list(state.roots)
+    if placed != state.roots and app.config.root_doc not in added:
+        outdated.append(app.config.root_doc)
+        state.placed_anew = True
+    return outdated
 
 
 def on_env_get_updated(app: Sphinx, env: Any) -> list[str]:
     """Pages to write again (not re-read) because a pin moved: their banner and permalinks
-    name the commit, and those are filled in at write time.
+    name the commit, and those are filled in at write time. Every page when the sections
+    placed in the root toctree changed (see ``on_env_get_outdated``): each shows the root
+    toctree in its sidebar and links its neighbours in it.
 
     When the output folder records which pin its pages name (``restamp.PINS_RECORD``), they
     are not written again: ``restamp.restamp`` brings the pin in them up to date at
@@ -219,6 +234,8 @@ def on_env_get_updated(app: Sphinx, env: Any) -> list[str]:
     state = get_state(app)
     previous = getattr(env, "miles_docs_written_pins", None)
     env.miles_docs_written_pins = dict(state.pins)
+    if state.placed_anew:
+        return sorted(env.all_docs)
     if previous is None or previous == state.pins:
         return []
     again = {name for name, commit in state.pins.items()

@@ -36,7 +36,7 @@ class State(Record):
     """What the later events need, kept on the environment for the forked readers."""
 
     __slots__ = _fields = ("pages", "roots", "html_assets", "written", "permalinks", "pins",
-                           "orphans", "restamp", "rewrite")
+                           "orphans", "restamp", "rewrite", "placed_anew")
     pages: dict[str, PageInfo]  #: by docname
     roots: list[tuple[str, str, str]]  #: (title, index, placement)
     html_assets: list[tuple[str, str]]  #: (src abs, dest rel)
@@ -50,6 +50,8 @@ class State(Record):
     restamp: dict[str, str]
     #: pages whose own text names that old pin: Sphinx writes them again, they are not restamped
     rewrite: set[str]
+    #: the sections placed in the root toctree are not those of the last build
+    placed_anew: bool
 
     def __init__(self) -> None:
         self.pages = {}
@@ -61,6 +63,7 @@ class State(Record):
         self.orphans = set()
         self.restamp = {}
         self.rewrite = set()
+        self.placed_anew = False
 
     # Every build makes a new one in builder-inited: pickled into Sphinx's environment.pickle,
     # it would only make every build read and write ~0.8 MB more (1,000 pages) for nothing.
