@@ -239,3 +239,38 @@ def test_a_fence_indented_inside_a_fence_of_an_mkdocs_page_is_code(
     assert "int x;" in pres[0] and "C" in pres[0] and "Tab text" not in pres[0], html
     assert re.search(r"<h2[^>]*>Next heading", html), html
     assert "Tab text." in html and "tab-set" not in pres[0], html
+
+
+CODE_GROUP_LONGER_CLOSE = """\
+# Headless
+
+<CodeGroup>
+```bash Git Automation
+# Generate commit messages
+cn -p "commit"
+````
+
+```bash Pipelines
+# In your pipeline scripts
+cn -p "review"
+```
+</CodeGroup>
+
+After the group.
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_code_group_fence_closed_by_a_longer_fence(engine: str, tmp_path: Path,
+                                                     cache_dir: Path) -> None:
+    """CommonMark and MDX close a fence with a longer one (Continue's docs do); written
+    into a tab as it was, superfences did not, and the rest of the group became headings
+    and text on MkDocs."""
+    html = built_page(engine, tmp_path, {"docs/index.mdx": CODE_GROUP_LONGER_CLOSE})
+    assert html.count("<pre") == 2, html
+    for code in ("Generate commit messages", "In your pipeline scripts"):
+        pre = next(b for b in html.split("<pre")[1:] if code in b)
+        assert "</pre>" in pre.split(code)[1], html
+    assert "After the group." in html
+    group = html.split("Generate commit")[1].split("After the group.")[0]
+    assert "<h1" not in group and "````" not in group, html

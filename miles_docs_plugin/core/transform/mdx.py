@@ -591,7 +591,8 @@ def code_group_parts(body: list[str]) -> list[tuple[str, list[str]]]:
     Mintlify titles a code block with the words after its language (```` ```bash npm ````,
     see :func:`fence_meta`); without one the language is the title.
     The title becomes the tab's label; the fence keeps its language and options (highlighted
-    lines, line numbers), which the engine writes in its own form (``Engine.code_fence``).
+    lines, line numbers), which the engine writes in its own form (``Engine.code_fence``), and
+    closes as it opened (an unclosed one at the end of the group).
     """
     parts: list[tuple[str, list[str]]] = []
     i = 0
@@ -614,6 +615,8 @@ def code_group_parts(body: list[str]) -> list[tuple[str, list[str]]]:
                           f' {key}="{value}"' for key, value in meta.options.items()
                           if '"' not in value)
         opening = f"{m.group('indent')}{fence}{meta.lang}{options}"
-        parts.append((title, [opening, *body[i + 1:j + 1]]))
+        # closed by a fence as long as the opening one: CommonMark and MDX close it with a
+        # longer one too, pymdownx.superfences does not
+        parts.append((title, [opening, *body[i + 1:j], f"{m.group('indent')}{fence}"]))
         i = j + 1
     return parts
