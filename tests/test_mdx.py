@@ -409,3 +409,41 @@ def test_snippet_tags_are_inlined_on_any_page_and_across_lines(engine: str, tmp_
     assert "Snippet" not in across and "variables" not in across and "<Three" not in across
     warnings = [line for line in run.output.splitlines() if "WARNING" in line]
     assert len(warnings) == 1 and "docs/across.mdx:20" in warnings[0], run.output
+
+
+TAG_DEEPER_THAN_CONTENT = """\
+# Guide
+
+<Tabs>
+  <Tab title="Get the key">
+    1. Go to settings
+    2. You'll also need the header
+
+      <Info>
+  **Continue Secrets**: the secret is kept in
+  secure storage.
+</Info>
+
+  </Tab>
+  <Tab title="Second">
+    Text two.
+  </Tab>
+</Tabs>
+
+After.
+"""
+
+
+@pytest.mark.parametrize("engine", ["mkdocs", "sphinx"])
+def test_a_tag_indented_deeper_than_its_content_is_placed_by_its_content(
+        engine: str, tmp_path: Path, cache_dir: Path) -> None:
+    """An ``<Info>`` whose tag stands six spaces in and its text two (Continue's docs): MDX
+    gives the tag's indentation no meaning. Written where the tag stood, after a list, the
+    callout was an indented code block on Sphinx."""
+    from hosts import built_page
+
+    html = built_page(engine, tmp_path, {"docs/index.mdx": TAG_DEEPER_THAN_CONTENT})
+    assert "<pre" not in html, html
+    callout = html.split("admonition", 1)[1].split("</div>", 1)[0]
+    assert "Continue Secrets" in callout, html
+    assert "Text two." in html and "After." in html

@@ -464,7 +464,8 @@ def normalize_indent(lines: list[str], blocks: list[Block]) -> None:
 
     Mintlify authors indent JSX children for readability (MDX has no indented code blocks).
     Each component's content is shifted left so that its least indented line lines up with the
-    component's tag; relative indentation (lists, code) is kept.
+    component's tag (a tag more indented than its content moves left to it instead); relative
+    indentation (lists, code) is kept.
     """
     for block in blocks:
         inner = range(block.open_end + 1, block.end)
@@ -474,6 +475,14 @@ def normalize_indent(lines: list[str], blocks: list[Block]) -> None:
         widths = [len(lines[i]) - len(lines[i].lstrip()) for i in inner
                   if lines[i].strip() and i not in closings]
         at = len(block.indent)
+        least = min(widths, default=at)
+        if least < at and block.open_end == block.start:
+            # a tag indented deeper than its content: MDX gives the tag's indentation no
+            # meaning, and the content's places the block (written where the tag stood, it
+            # could be code: indented four spaces after a list)
+            block.indent = block.indent[:least]
+            lines[block.start] = block.indent + lines[block.start].lstrip()
+            at = least
         extra = min(widths, default=0) - at
         if extra > 0:
             for i in inner:
