@@ -287,3 +287,23 @@ def test_images_whose_names_need_encoding_are_found(tmp_path: Path, cache_dir: P
     assert 'src="../../_images/my%20pic.png"' in page, page
     assert (host.out / "_images" / "my pic.png").read_bytes() == png
     assert (host.out / "_images" / "café.png").read_bytes() == png
+
+
+def test_an_untitled_nav_group_has_no_page_of_its_own(tmp_path: Path, cache_dir: Path) -> None:
+    """An MkDocs nav group titled ``""`` (Typer's nav has them) shows no level: its pages
+    stand in the parent's list (they were under a group page titled with nothing)."""
+    up = tmp_path / "up"
+    commit = make_repo(up, {
+        "mkdocs.yml": 'site_name: Up\nnav:\n  - Home: index.md\n  - "":\n      - a.md\n'
+                      '      - "":\n          - b.md\n  - Named:\n      - c.md\n',
+        "docs/index.md": "# Home\n", "docs/a.md": "# Page A\n", "docs/b.md": "# Page B\n",
+        "docs/c.md": "# Page C\n"})
+    host = make_host("sphinx", tmp_path / "host", up.as_uri(), commit)
+    run = host.build()
+    assert run.returncode == 0, run.output
+    nav = host.out / "diffusion" / "_nav"
+    groups = sorted(p.name for p in nav.glob("*.html"))
+    assert groups == ["named.html"], groups
+    home = (host.out / "diffusion" / "index.html").read_text("utf-8")
+    for title in ("Page A", "Page B", "Named"):
+        assert f">{title}</a>" in home, title

@@ -67,6 +67,10 @@ class NavDocuments:
                 out.append(_page_entry(self.section, item))
             elif isinstance(item, NavLink):
                 out.append(f"{_toctree_title(item.title)} <{item.url}>")
+            elif isinstance(item, NavGroup) and not item.title.strip():
+                # an untitled group (`"": [...]`): no level of its own to show, its pages
+                # stand in the parent's list
+                out.extend(self._entries(item.children, parent))
             elif isinstance(item, NavGroup):
                 slug = self._slug(item.title, parent)
                 children = self._entries(item.children, slug)
