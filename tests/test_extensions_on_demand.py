@@ -429,3 +429,25 @@ def test_a_fence_the_upstream_draws_with_its_own_code_is_reported(
     assert run.returncode == 0, run.output
     said = [line for line in run.output.splitlines() if "custom_fences" in line]
     assert len(said) == 1 and "docs/index.md:3" in said[0] and "`textual`" in said[0], said
+
+
+@pytest.mark.parametrize("engine", ["mkdocs", "sphinx"])
+@pytest.mark.parametrize("extensions", ["[abbr]", "[toc]"], ids=["abbr", "no-abbr"])
+def test_abbreviation_definitions_are_read_where_the_upstream_reads_them(
+        engine: str, extensions: str, tmp_path: Path, cache_dir: Path) -> None:
+    """``*[CLI]: Command Line Interface`` is a definition on a site with abbr, text on one
+    without: MkDocs draws the tooltip; Sphinx, which has no such syntax, leaves the
+    definition out (it showed as a paragraph), and keeps the text of a site without abbr."""
+    from hosts import built_page
+
+    html = built_page(engine, tmp_path, {
+        "mkdocs.yml": f"site_name: Up\nmarkdown_extensions: {extensions}\n",
+        "docs/index.md": "# Home\n\nThe CLI is nice.\n\n```text\n*[kept]: in code\n```\n\n"
+                         "*[CLI]: Command Line Interface\n"})
+    assert "The" in html and "is nice." in html and "*[kept]: in code" in html
+    if extensions == "[toc]":
+        assert "*[CLI]: Command Line Interface" in html
+    elif engine == "mkdocs":
+        assert '<abbr title="Command Line Interface">CLI</abbr>' in html
+    else:
+        assert "Command Line Interface" not in html and "The CLI is nice." in html

@@ -305,7 +305,7 @@ def mintlify_meta(meta: MutableMapping[str, Any]) -> None:
 FEATURE_EXTENSIONS = {"admonition": "admonition", "details": "pymdownx.details",
                       "tabbed": "pymdownx.tabbed", "attr_list": "attr_list",
                       "superfences": "pymdownx.superfences", "md_in_html": "md_in_html",
-                      "emoji": "pymdownx.emoji"}
+                      "emoji": "pymdownx.emoji", "abbr": "abbr"}
 #: The block marker each of those features reads (see ``Engine.mkdocs_blocks``).
 BLOCK_MARKERS = {"admonition": "!!!", "details": "???", "tabbed": "==="}
 #: Options an extension gets when miles-docs turns it on (a host's own options win).

@@ -61,6 +61,7 @@ from .mdx import (
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from ..collect.upstream import UpstreamSite
     from ..context import BuildContext
     from ..model import Page, Section
     from .mdx import Fence
@@ -616,6 +617,19 @@ def _emoji_index() -> dict[str, str]:
                           if target.strip(":") in chars})
             _EMOJI = chars
     return _EMOJI
+
+
+#: An abbreviation's definition (Python-Markdown's abbr).
+ABBR_RE = lazy_re(r"^\*\[[^\]\n]+\]:")
+
+
+def _abbreviations(upstream: UpstreamSite | None) -> bool:
+    """Whether the upstream's own site reads abbr's definitions (MkDocs: ``abbr``, or the
+    ``extra`` bundles that turn it on); elsewhere they are text, as written."""
+    if upstream is None or not upstream.mkdocs:
+        return False
+    names = {name.removeprefix("markdown.extensions.") for name in upstream.extensions}
+    return not names.isdisjoint({"abbr", "extra", "pymdownx.extra"})
 
 
 #: attr_list's ``{ … }`` right after a link or an image (its ``)``).
@@ -1365,6 +1379,14 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
                 if kept != text:
                     lines[k] = kept
                     changed = True
+    if not native and "abbr" not in features and "*[" in body and _abbreviations(upstream):
+        # ``*[CLI]: Command Line Interface``: abbr's definitions, which the engine does not
+        # read, would show as text; the terms stay, without their tooltip
+        in_code = code or code_lines(fences(lines, commonmark=not mdx_source))
+        for k, text in enumerate(lines):
+            if text.startswith("*[") and k not in in_code and ABBR_RE.match(text):
+                lines[k] = ""
+                changed = True
     fence_infos = structure.fences
     has_h1 = structure.has_h1
     if mdx:
