@@ -27,6 +27,7 @@ from ..core.transform.openapi import append_reference
 from ..core.transform.snippets import inline_page_snippets, trusted_imports
 from .mdx import code_structure, fence_indented, valid_mdx
 from .sandbox import safe_front_matter, sanitize_body
+from .titles import HEADING, take_heading
 
 #: the built-in that writes an endpoint's reference (``disable: [openapi]`` turns it off)
 OPENAPI_PLUGIN = BUILTIN_PREFIX + "openapi"
@@ -52,8 +53,15 @@ class MintlifyPages:
                 _drop_front_key(page, "openapi")
         if section.upstream is not None and section.upstream.mkdocs:
             _mkdocs_blocks(page, section, ctx)
+        if not (section.upstream is not None and section.upstream.mintlify):
+            # a page written for MkDocs or GitHub: its leading "# Heading" is its title,
+            # which Mintlify shows from the front matter (written with the page: titles.py)
+            body = take_heading(page, page.content[page.body_start:])
+            page.content = page.content[:page.body_start] + body
         page.extra["mintlify_body"] = page.content[page.body_start:]
-        page.title = None  # Mintlify shows the front matter title itself
+        # Mintlify shows the front matter title itself; the heading taken out names the page
+        # where the core lists it (a generated overview)
+        page.title = page.extra.get(HEADING) if "title" not in page.meta else None
 
     # A plain hook registered after the built-ins: it runs after the links (tryfirst) and
     # before the component plugin would write components in another engine's syntax.
