@@ -154,3 +154,68 @@ def test_a_title_never_makes_a_key_or_a_tag(tmp_path: Path) -> None:
     out, _ = _build(tmp_path / "untrusted", files)
     meta = _page_metadata(tmp_path, {"up/index": out / "index.md"})
     assert "<" not in meta["up/index"]["title"] and "script" in meta["up/index"]["title"]
+
+
+# -- code fences -----------------------------------------------------------------------------
+
+FENCES = """\
+# Fences
+
+```yaml title="example.yml" hl_lines="2 4-5"
+a: 1
+b: 2
+c: 3
+d: 4
+e: 5
+```
+
+``` { .python .no-copy hl_lines="2" linenums="3" }
+x = 1
+y = 2
+```
+
+```python linenums="1" hl_lines="1 9"
+print()
+```
+
+!!! note
+
+    ```toml title="pyproject.toml" hl_lines="1"
+    [project]
+    ```
+
+```console
+$ uv sync
+```
+
+```python
+# hl_lines="1" in code is code
+```
+"""
+
+
+def test_fence_options_are_mintlifys(tmp_path: Path) -> None:
+    """pymdownx.highlight's ``hl_lines`` and ``linenums`` were written as they were, and
+    Mintlify's parseMetaString read only the file name of them: they are ``highlight={…}``
+    and ``lines`` (what parseMetaString reads, checked with it), lines past the block's end
+    dropped; a superfences attribute list gives its first class as the language."""
+    out, _ = _build(tmp_path, {"mkdocs.yml": MKDOCS_YML, "docs/index.md": FENCES})
+    page = (out / "index.md").read_text()
+    opening = [line.strip() for line in page.splitlines()
+               if line.strip().startswith("```") and line.strip() != "```"]
+    assert opening == ['```yaml title="example.yml" highlight={2,4-5}',
+                       "```python highlight={2} lines", "```python highlight={1} lines",
+                       '```toml title="pyproject.toml" highlight={1}', "```console",
+                       "```python"], page
+    assert '# hl_lines="1" in code is code' in page
+    metas = [line.split(None, 1)[1] if " " in line else "" for line in opening]
+    parsed = _node(tmp_path, "fence.mjs", (
+        "import { parseMetaString } from "
+        "'COMMON/mdx/plugins/rehype/rehypeCodeBlocks/parseMetaString.js';\n"
+        f"console.log(JSON.stringify({json.dumps(metas)}.map(parseMetaString)));\n"))
+    assert [{k: v for k, v in p.items() if v not in ("", None)} for p in parsed] == [
+        {"filename": "example.yml", "highlight": [2, 4, 5]},
+        {"highlight": [2], "lines": True}, {"highlight": [1], "lines": True},
+        {"filename": "pyproject.toml", "highlight": [1]}, {}, {}]
+    assert broken_links(tmp_path / "out", tmp_path / "home") == {}
+

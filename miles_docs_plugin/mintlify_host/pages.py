@@ -26,6 +26,7 @@ from ..core.transform.mdx import HTML_MARKDOWN_LINES, JOINED_TAGS, OPENER, read_
 from ..core.transform.openapi import append_reference
 from ..core.transform.snippets import inline_page_snippets, trusted_imports
 from .mdx import code_structure, fence_indented, valid_mdx
+from .mkdocs_syntax import mkdocs_syntax
 from .sandbox import safe_front_matter, sanitize_body
 from .titles import HEADING, take_heading
 
@@ -53,6 +54,7 @@ class MintlifyPages:
                 _drop_front_key(page, "openapi")
         if section.upstream is not None and section.upstream.mkdocs:
             _mkdocs_blocks(page, section, ctx)
+            _mkdocs_syntax(page)
         if not (section.upstream is not None and section.upstream.mintlify):
             # a page written for MkDocs or GitHub: its leading "# Heading" is its title,
             # which Mintlify shows from the front matter (written with the page: titles.py)
@@ -193,6 +195,18 @@ def _mkdocs_blocks(page: Page, section: Section, ctx: BuildContext) -> None:
     for line, message in notes:
         ctx.report(section, page.path, line + 1 + page.body_line, "dialect", message)
     if changed:
+        page.content = page.content[:page.body_start] + newline.join(lines)
+
+
+def _mkdocs_syntax(page: Page) -> None:
+    """What else of an MkDocs page's syntax Mintlify does not read (fence options:
+    :mod:`.mkdocs_syntax`), in Mintlify's terms."""
+    body = page.content[page.body_start:]
+    if not ("```" in body or "~~~" in body):
+        return
+    newline = "\r\n" if "\r\n" in body else "\n"
+    lines = body.split(newline)
+    if mkdocs_syntax(lines):
         page.content = page.content[:page.body_start] + newline.join(lines)
 
 
