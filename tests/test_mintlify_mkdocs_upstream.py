@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mintlify_support import broken_links, ensure_mint
 from support import git, lock_text, make_repo, write
 
@@ -218,4 +219,52 @@ def test_fence_options_are_mintlifys(tmp_path: Path) -> None:
         {"highlight": [2], "lines": True}, {"highlight": [1], "lines": True},
         {"filename": "pyproject.toml", "highlight": [1]}, {}, {}]
     assert broken_links(tmp_path / "out", tmp_path / "home") == {}
+
+
+# -- attribute lists -------------------------------------------------------------------------
+
+ATTRS = """\
+# Help
+
+Read [the help](commands/help.md#rich){.internal-link target=_blank} first.
+
+![chart](chart.png){ width="300" .center }
+
+[Get started](commands/help.md){ .md-button .md-button--primary }
+
+## Part one { #custom-id .no-toc }
+
+## Part two {: .special }
+
+A paragraph with a class.
+{: .lead }
+
+See [part one](#custom-id) and [part two](#part-two).
+
+`[code](x.md){.kept}` and
+
+```md
+[code](x.md){.kept}
+```
+"""
+
+
+@pytest.mark.parametrize("trust", ["", "    trust: full\n"])
+def test_attribute_lists_are_left_out(tmp_path: Path, trust: str) -> None:
+    """attr_list's ``{ … }`` (after a link or an image, after a heading, under a paragraph)
+    was a JSX expression to Mintlify: written as text with a hint to set ``trust: full``, and
+    trusted it stopped the MDX compile. It is left out, as on Sphinx; links to a heading's
+    ``#id`` go to the heading's Mintlify id. (Typer's and Material's pages write them.)"""
+    out, stderr = _build(tmp_path, {
+        "mkdocs.yml": MKDOCS_YML, "docs/index.md": ATTRS, "docs/chart.png": b"\x89PNG\r\n",
+        "docs/commands/help.md": "# Help\n\n## Rich\n\nText.\n"}, trust)
+    page = (out / "index.md").read_text()
+    assert "trust: full" not in stderr and "JSX expression" not in stderr, stderr
+    assert "Read [the help](/up/commands/help#rich) first." in page, page
+    assert "![chart](/up/chart.png)\n" in page and "(/up/commands/help)\n" in page, page
+    assert "## Part one\n" in page and "## Part two\n" in page, page
+    assert "lead" not in page and "{" not in page.replace("{.kept}", ""), page
+    assert page.count("[code](x.md){.kept}") == 2, page
+    assert "[part one](#part-one) and [part two](#part-two)" in page, page
+    assert broken_links(tmp_path / "out", tmp_path / "home", anchors=True) == {}
 

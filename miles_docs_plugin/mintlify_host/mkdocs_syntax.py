@@ -2,25 +2,49 @@
 
 The pages of an MkDocs site are written for Python-Markdown and the extensions its
 ``mkdocs.yml`` turns on. Mintlify reads them as MDX: a fence's pymdownx.highlight options are
-no meta it knows (``hl_lines="2"`` is dropped). Here:
+no meta it knows (``hl_lines="2"`` is dropped), and attr_list's ``{ … }`` after a link is a
+JSX expression (text, once the sandbox escapes it; a compile error if it is trusted). Here,
+outside code:
 
 - fences: ``title="x"`` stays (Mintlify's parseMetaString reads it as the file name),
   ``hl_lines="1 3-4"`` becomes ``highlight={1,3-4}``, ``linenums="N"`` ``lines``; a
   superfences attribute list (``{ .yaml .no-copy hl_lines="2" }``) gives its first class as the
-  language; other options go (an unquoted word would become the file name).
+  language; other options go (an unquoted word would become the file name);
+- attr_list's attribute lists after a link or an image, after a heading and on a line of their
+  own are left out (as on Sphinx); a heading's ``#id`` is handed to the core's heading-id
+  rule (``{#id}``), so links to it go to the heading's Mintlify id.
 
-On every page.
+Each where the upstream's ``mkdocs.yml`` turns the extension on; fence options on every page.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..core.transform.components import ATTR_FENCE_RE
-from ..core.transform.mdx import Fence, fence_meta, fences
+from ..core.collect.upstream import UpstreamSite
+from ..core.transform.components import ATTR_FENCE_RE, INLINE_ATTRS_RE
+from ..core.transform.mdx import Fence, code_lines, fence_meta, fences, outside_code_spans
 
+#: Extensions that turn on others (Python-Markdown's ``extra``, pymdownx's ``extra``).
+BUNDLES = {"extra": ("attr_list",), "pymdownx.extra": ("attr_list",)}
 #: A fence's pymdownx.highlight / superfences options.
 FENCE_OPTIONS_RE = re.compile(r"(?<![\w-])(?:title|hl_lines|linenums)=")
+#: One attribute of an attribute list: ``#id``, ``.class``, ``key=value``.
+_ATTR = r"""(?:[#.][^\s{}]+|[A-Za-z_][\w-]*=(?:"[^"\n]*"|'[^'\n]*'|[^\s{}"']+))"""
+_ATTRS = rf"\{{:?[ \t]*(?P<attrs>{_ATTR}(?:[ \t]+{_ATTR})*)[ \t]*\}}"
+HEADING_ATTRS_RE = re.compile(rf"^(?P<heading> {{0,3}}#{{1,6}}[ \t].*?)[ \t]*{_ATTRS}[ \t]*$")
+LINE_ATTRS_RE = re.compile(rf"^[ \t]*{_ATTRS}[ \t]*$")
+ID_RE = re.compile(r"(?<!\S)#([A-Za-z][\w:.-]*)")
+
+
+def extensions(site: UpstreamSite) -> frozenset[str]:
+    """The Markdown extensions the upstream's ``mkdocs.yml`` turns on, by their short names."""
+    names: set[str] = set()
+    for name in site.extensions:
+        name = name.removeprefix("markdown.extensions.")
+        names.update(BUNDLES.get(name, ()))
+        names.add(name)
+    return frozenset(names)
 
 
 def _fence_line(fence: Fence) -> str | None:
@@ -51,7 +75,13 @@ def _fence_line(fence: Fence) -> str | None:
     return f"{fence.indent}{fence.marker}{' '.join(parts)}"
 
 
-def mkdocs_syntax(lines: list[str]) -> bool:
+def _inline(text: str, marks: frozenset[str]) -> str:
+    if "attr_list" in marks and "){" in text:
+        text = INLINE_ATTRS_RE.sub(")", text)
+    return text
+
+
+def mkdocs_syntax(lines: list[str], site: UpstreamSite) -> bool:
     """Rewrite ``lines`` (an MkDocs page's body) in place, line for line; whether any
     changed."""
     found = fences(lines, commonmark=True)
@@ -62,4 +92,25 @@ def mkdocs_syntax(lines: list[str]) -> bool:
             if new is not None and new != lines[fence.start]:
                 lines[fence.start] = new
                 changed = True
+    names = extensions(site)
+    marks = names & {"attr_list"}
+    if not marks:
+        return changed
+    code = code_lines(found)
+    attrs = "attr_list" in marks
+    for i, line in enumerate(lines):
+        if i in code or not line.strip():
+            continue
+        new = line
+        if attrs and "{" in line and LINE_ATTRS_RE.match(line):
+            new = ""
+        else:
+            if attrs and "{" in line and (m := HEADING_ATTRS_RE.match(line)):
+                # its id to the core's heading-id rule, which aliases it to Mintlify's id
+                ident = ID_RE.search(m.group("attrs"))
+                new = m.group("heading") + (f" {{#{ident.group(1)}}}" if ident else "")
+            new = outside_code_spans(new, lambda part: _inline(part, marks))
+        if new != line:
+            lines[i] = new
+            changed = True
     return changed

@@ -8,6 +8,7 @@ import html
 import re
 
 from .. import hookimpl
+from ..core.collect.upstream import UpstreamSite
 from ..core.context import BuildContext
 from ..core.errors import Severity
 from ..core.model import Page, Section
@@ -54,7 +55,7 @@ class MintlifyPages:
                 _drop_front_key(page, "openapi")
         if section.upstream is not None and section.upstream.mkdocs:
             _mkdocs_blocks(page, section, ctx)
-            _mkdocs_syntax(page)
+            _mkdocs_syntax(page, section.upstream)
         if not (section.upstream is not None and section.upstream.mintlify):
             # a page written for MkDocs or GitHub: its leading "# Heading" is its title,
             # which Mintlify shows from the front matter (written with the page: titles.py)
@@ -198,15 +199,15 @@ def _mkdocs_blocks(page: Page, section: Section, ctx: BuildContext) -> None:
         page.content = page.content[:page.body_start] + newline.join(lines)
 
 
-def _mkdocs_syntax(page: Page) -> None:
-    """What else of an MkDocs page's syntax Mintlify does not read (fence options:
-    :mod:`.mkdocs_syntax`), in Mintlify's terms."""
+def _mkdocs_syntax(page: Page, site: UpstreamSite) -> None:
+    """What else of an MkDocs page's syntax Mintlify does not read (fence options, attribute
+    lists: :mod:`.mkdocs_syntax`), in Mintlify's terms."""
     body = page.content[page.body_start:]
-    if not ("```" in body or "~~~" in body):
+    if not ("```" in body or "~~~" in body or "{" in body):
         return
     newline = "\r\n" if "\r\n" in body else "\n"
     lines = body.split(newline)
-    if mkdocs_syntax(lines):
+    if mkdocs_syntax(lines, site):
         page.content = page.content[:page.body_start] + newline.join(lines)
 
 
