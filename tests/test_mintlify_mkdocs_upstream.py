@@ -268,3 +268,32 @@ def test_attribute_lists_are_left_out(tmp_path: Path, trust: str) -> None:
     assert "[part one](#part-one) and [part two](#part-two)" in page, page
     assert broken_links(tmp_path / "out", tmp_path / "home", anchors=True) == {}
 
+
+# -- abbreviations, marks, keys --------------------------------------------------------------
+
+MARKS = """\
+# Marks
+
+The ==CLI== is ^^new^^: press ++ctrl+alt+del++, or ++ctrl+unknownkey++; `==code==` stays,
+and a == b == c too.
+
+*[CLI]: Command Line Interface
+"""
+
+
+def test_abbreviations_marks_and_keys(tmp_path: Path) -> None:
+    """abbr's definitions showed as text, ``==x==``, ``^^x^^`` and ``++ctrl+c++`` as they
+    were written: the definitions are left out, the others are ``<mark>``, ``<ins>`` and
+    ``<kbd>`` (as pymdownx renders them, a combination with a key it does not know stays text),
+    where the upstream's mkdocs.yml turns the extension on, else they are text there too."""
+    out, _ = _build(tmp_path / "on", {"mkdocs.yml": MKDOCS_YML, "docs/index.md": MARKS})
+    page = (out / "index.md").read_text()
+    assert ("The <mark>CLI</mark> is <ins>new</ins>: press <kbd>Ctrl</kbd>+<kbd>Alt</kbd>+"
+            "<kbd>Del</kbd>, or ++ctrl+unknownkey++; `==code==` stays,\nand a == b == c too."
+            ) in page, page
+    assert "*[CLI]" not in page and "Command Line Interface" not in page, page
+    assert broken_links(tmp_path / "on" / "out", tmp_path / "home") == {}
+    out, _ = _build(tmp_path / "off", {"mkdocs.yml": "site_name: Up\n",
+                                       "docs/index.md": MARKS})
+    page = (out / "index.md").read_text()
+    assert "The ==CLI== is ^^new^^: press ++ctrl+alt+del++" in page and "*[CLI]" in page, page

@@ -12,7 +12,10 @@ outside code:
   language; other options go (an unquoted word would become the file name);
 - attr_list's attribute lists after a link or an image, after a heading and on a line of their
   own are left out (as on Sphinx); a heading's ``#id`` is handed to the core's heading-id
-  rule (``{#id}``), so links to it go to the heading's Mintlify id.
+  rule (``{#id}``), so links to it go to the heading's Mintlify id;
+- abbr's definitions (``*[CLI]: Command Line Interface``) are left out;
+- pymdownx.mark, caret and keys (``==x==``, ``^^x^^``, ``++ctrl+c++``) become ``<mark>``,
+  ``<ins>`` and ``<kbd>``.
 
 Each where the upstream's ``mkdocs.yml`` turns the extension on; fence options on every page.
 """
@@ -20,13 +23,14 @@ Each where the upstream's ``mkdocs.yml`` turns the extension on; fence options o
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..core.collect.upstream import UpstreamSite
 from ..core.transform.components import ATTR_FENCE_RE, INLINE_ATTRS_RE
 from ..core.transform.mdx import Fence, code_lines, fence_meta, fences, outside_code_spans
 
 #: Extensions that turn on others (Python-Markdown's ``extra``, pymdownx's ``extra``).
-BUNDLES = {"extra": ("attr_list",), "pymdownx.extra": ("attr_list",)}
+BUNDLES = {"extra": ("abbr", "attr_list"), "pymdownx.extra": ("abbr", "attr_list")}
 #: A fence's pymdownx.highlight / superfences options.
 FENCE_OPTIONS_RE = re.compile(r"(?<![\w-])(?:title|hl_lines|linenums)=")
 #: One attribute of an attribute list: ``#id``, ``.class``, ``key=value``.
@@ -35,6 +39,10 @@ _ATTRS = rf"\{{:?[ \t]*(?P<attrs>{_ATTR}(?:[ \t]+{_ATTR})*)[ \t]*\}}"
 HEADING_ATTRS_RE = re.compile(rf"^(?P<heading> {{0,3}}#{{1,6}}[ \t].*?)[ \t]*{_ATTRS}[ \t]*$")
 LINE_ATTRS_RE = re.compile(rf"^[ \t]*{_ATTRS}[ \t]*$")
 ID_RE = re.compile(r"(?<!\S)#([A-Za-z][\w:.-]*)")
+ABBR_RE = re.compile(r"^[ \t]{0,3}\*\[[^\]\n]+\]:")
+MARK_RE = re.compile(r"(?<!=)==(?![=\s])(.+?)(?<![=\s])==(?!=)")
+INS_RE = re.compile(r"(?<!\^)\^\^(?![\^\s])(.+?)(?<![\^\s])\^\^(?!\^)")
+KEYS_RE = re.compile(r"\+\+([\w-]+(?:\+[\w-]+)*?)\+\+")
 
 
 def extensions(site: UpstreamSite) -> frozenset[str]:
@@ -75,9 +83,37 @@ def _fence_line(fence: Fence) -> str | None:
     return f"{fence.indent}{fence.marker}{' '.join(parts)}"
 
 
+@lru_cache(maxsize=1)
+def _key_names() -> tuple[dict[str, str], dict[str, str]]:
+    """pymdownx.keys' key names and aliases (``ctrl`` -> ``Ctrl``), where it is installed."""
+    try:
+        from pymdownx import keymap_db
+    except ImportError:  # pragma: no cover - pymdown-extensions is there in the tests
+        return {}, {}
+    return dict(keymap_db.keymap), dict(keymap_db.aliases)
+
+
+def _keys(m: re.Match[str]) -> str:
+    keymap, aliases = _key_names()
+    names = []
+    for key in m.group(1).split("+"):
+        key = key.lower()
+        name = keymap.get(aliases.get(key, key)) if keymap else key.capitalize()
+        if name is None:
+            return m.group(0)  # pymdownx.keys leaves a combination with an unknown key as text
+        names.append(f"<kbd>{name}</kbd>")
+    return "+".join(names)
+
+
 def _inline(text: str, marks: frozenset[str]) -> str:
     if "attr_list" in marks and "){" in text:
         text = INLINE_ATTRS_RE.sub(")", text)
+    if "pymdownx.mark" in marks and "==" in text:
+        text = MARK_RE.sub(r"<mark>\1</mark>", text)
+    if "pymdownx.caret" in marks and "^^" in text:
+        text = INS_RE.sub(r"<ins>\1</ins>", text)
+    if "pymdownx.keys" in marks and "++" in text:
+        text = KEYS_RE.sub(_keys, text)
     return text
 
 
@@ -93,8 +129,9 @@ def mkdocs_syntax(lines: list[str], site: UpstreamSite) -> bool:
                 lines[fence.start] = new
                 changed = True
     names = extensions(site)
-    marks = names & {"attr_list"}
-    if not marks:
+    marks = names & {"attr_list", "pymdownx.mark", "pymdownx.caret", "pymdownx.keys"}
+    abbr = "abbr" in names
+    if not marks and not abbr:
         return changed
     code = code_lines(found)
     attrs = "attr_list" in marks
@@ -102,7 +139,7 @@ def mkdocs_syntax(lines: list[str], site: UpstreamSite) -> bool:
         if i in code or not line.strip():
             continue
         new = line
-        if attrs and "{" in line and LINE_ATTRS_RE.match(line):
+        if (abbr and ABBR_RE.match(line)) or (attrs and "{" in line and LINE_ATTRS_RE.match(line)):
             new = ""
         else:
             if attrs and "{" in line and (m := HEADING_ATTRS_RE.match(line)):

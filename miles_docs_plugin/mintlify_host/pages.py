@@ -201,9 +201,10 @@ def _mkdocs_blocks(page: Page, section: Section, ctx: BuildContext) -> None:
 
 def _mkdocs_syntax(page: Page, site: UpstreamSite) -> None:
     """What else of an MkDocs page's syntax Mintlify does not read (fence options, attribute
-    lists: :mod:`.mkdocs_syntax`), in Mintlify's terms."""
+    lists, abbreviations, marks: :mod:`.mkdocs_syntax`), in Mintlify's terms."""
     body = page.content[page.body_start:]
-    if not ("```" in body or "~~~" in body or "{" in body):
+    if not ("```" in body or "~~~" in body or "{" in body or "*[" in body or "==" in body
+            or "^^" in body or "++" in body):
         return
     newline = "\r\n" if "\r\n" in body else "\n"
     lines = body.split(newline)
