@@ -8,6 +8,7 @@ import html
 import re
 
 from .. import hookimpl
+from ..core.collect.upstream import UpstreamSite
 from ..core.context import BuildContext
 from ..core.errors import Severity
 from ..core.model import Page, Section
@@ -26,7 +27,9 @@ from ..core.transform.mdx import HTML_MARKDOWN_LINES, JOINED_TAGS, OPENER, read_
 from ..core.transform.openapi import append_reference
 from ..core.transform.snippets import inline_page_snippets, trusted_imports
 from .mdx import code_structure, fence_indented, valid_mdx
+from .mkdocs_syntax import mkdocs_syntax
 from .sandbox import safe_front_matter, sanitize_body
+from .titles import HEADING, take_heading
 
 #: the built-in that writes an endpoint's reference (``disable: [openapi]`` turns it off)
 OPENAPI_PLUGIN = BUILTIN_PREFIX + "openapi"
@@ -52,8 +55,16 @@ class MintlifyPages:
                 _drop_front_key(page, "openapi")
         if section.upstream is not None and section.upstream.mkdocs:
             _mkdocs_blocks(page, section, ctx)
+            _mkdocs_syntax(page, section.upstream)
+        if not (section.upstream is not None and section.upstream.mintlify):
+            # a page written for MkDocs or GitHub: its leading "# Heading" is its title,
+            # which Mintlify shows from the front matter (written with the page: titles.py)
+            body = take_heading(page, page.content[page.body_start:])
+            page.content = page.content[:page.body_start] + body
         page.extra["mintlify_body"] = page.content[page.body_start:]
-        page.title = None  # Mintlify shows the front matter title itself
+        # Mintlify shows the front matter title itself; the heading taken out names the page
+        # where the core lists it (a generated overview)
+        page.title = page.extra.get(HEADING) if "title" not in page.meta else None
 
     # A plain hook registered after the built-ins: it runs after the links (tryfirst) and
     # before the component plugin would write components in another engine's syntax.
@@ -185,6 +196,19 @@ def _mkdocs_blocks(page: Page, section: Section, ctx: BuildContext) -> None:
     for line, message in notes:
         ctx.report(section, page.path, line + 1 + page.body_line, "dialect", message)
     if changed:
+        page.content = page.content[:page.body_start] + newline.join(lines)
+
+
+def _mkdocs_syntax(page: Page, site: UpstreamSite) -> None:
+    """What else of an MkDocs page's syntax Mintlify does not read (fence options, attribute
+    lists, abbreviations, marks: :mod:`.mkdocs_syntax`), in Mintlify's terms."""
+    body = page.content[page.body_start:]
+    if not ("```" in body or "~~~" in body or "{" in body or "*[" in body or "==" in body
+            or "^^" in body or "++" in body):
+        return
+    newline = "\r\n" if "\r\n" in body else "\n"
+    lines = body.split(newline)
+    if mkdocs_syntax(lines, site):
         page.content = page.content[:page.body_start] + newline.join(lines)
 
 

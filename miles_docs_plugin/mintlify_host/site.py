@@ -30,6 +30,7 @@ from ..core.section.mounts import check_mounts
 from .docsjson import Placement, find_ref, insert_nav, nav_object, placement
 from .engine import MintlifyEngine
 from .pages import MintlifyPages
+from .titles import nav_titles, titled
 
 #: The section's navigation (one tab or group object) for a ``$ref`` in docs.json.
 NAV_FILE = "miles-docs-nav.json"
@@ -93,11 +94,12 @@ def section_files(section: Section, report: Callable[[str, str | None, str], Non
                   ) -> dict[str, bytes | Path]:
     """The files of a section, relative to its mount folder."""
     files: dict[str, bytes | Path] = {}
+    nav = nav_titles(section.nav)
     for page in section.pages.values():
-        content = page.content
+        head, body = titled(section, page, nav)
+        content, at = head + body, len(head)
         banner = _banner(section, page)
         if banner:
-            at = page.body_start
             head = content[:at] if not at or content[:at].endswith("\n") else content[:at] + "\n"
             content = head + banner + "\n\n" + content[at:]
         files[page.path] = content.encode("utf-8")
