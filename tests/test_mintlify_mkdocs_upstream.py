@@ -297,3 +297,17 @@ def test_abbreviations_marks_and_keys(tmp_path: Path) -> None:
                                        "docs/index.md": MARKS})
     page = (out / "index.md").read_text()
     assert "The ==CLI== is ^^new^^: press ++ctrl+alt+del++" in page and "*[CLI]" in page, page
+
+
+def test_an_untitled_nav_group_has_no_level_of_its_own(tmp_path: Path) -> None:
+    """An MkDocs nav group titled ``""`` (Typer's nav) puts its pages in the parent's list:
+    a docs.json group needs a name."""
+    out, _ = _build(tmp_path, {
+        "mkdocs.yml": 'site_name: Up\nnav:\n  - Home: index.md\n  - "":\n      - a.md\n'
+                      '      - "":\n          - b.md\n  - Named:\n      - c.md\n',
+        "docs/index.md": "# Home\n", "docs/a.md": "# Page A\n", "docs/b.md": "# Page B\n",
+        "docs/c.md": "# Page C\n"})
+    text = (out.parent / "docs.json").read_text("utf-8")
+    assert '"group": ""' not in text
+    tab = next(t for t in json.loads(text)["navigation"]["tabs"] if t["tab"] != "Guide")
+    assert tab["pages"][1:] == ["up/a", "up/b", {"group": "Named", "pages": ["up/c"]}], tab

@@ -147,6 +147,8 @@ def nav_object(section: Section, place: Placement, report: Callable[[str], None]
         for item in nav:
             if isinstance(item, NavPage):
                 out.append(page_id(item.path))
+            elif isinstance(item, NavGroup) and not item.title.strip():
+                out.extend(items(item.children))  # untitled (`"": [...]`): no level of its own
             elif isinstance(item, NavGroup):
                 out.append({"group": item.title, "pages": items(item.children)})
             elif isinstance(item, NavLink):
