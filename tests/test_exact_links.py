@@ -190,3 +190,25 @@ def test_a_percent_encoded_anchor_reaches_its_heading(engine: str, tmp_path: Pat
     html = built_page(engine, tmp_path, files, "index.md")  # strict: no warning
     page = "cli/" if engine == "mkdocs" else "cli.html"
     assert html.count(f'href="{page}#tui-mode-interactive-development"') == 2, html
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_heading_ids_in_any_attr_list_spelling(engine: str, tmp_path: Path,
+                                               cache_dir: Path) -> None:
+    """attr_list's id in a heading written ``{ #id }`` (FastAPI writes every heading so),
+    ``{: .wide #id }``: MkDocs emits it; Sphinx drops the list (it was shown as text, and
+    MyST warned on every link to it) and links to the id reach the heading."""
+    from hosts import built_page
+    files: dict[str, str | bytes] = {
+        "mkdocs.yml": "site_name: Up\nmarkdown_extensions: [attr_list, toc]\n",
+        "docs/index.md": "# Home { #home }\n\n## Options { #options }\n\nText.\n\n"
+                         "## Why it works {: .wide #why }\n\nMore.\n\n"
+                         "See [options](#options), [why](#why) and [home](#home).\n",
+    }
+    html = built_page(engine, tmp_path, files, "index.md")  # strict
+    assert "{ #options }" not in html and "#why }" not in html and ".wide" not in html
+    if engine == "mkdocs":
+        assert 'id="options"' in html and 'id="why"' in html
+        assert 'href="#options"' in html and 'href="#why"' in html
+    else:
+        assert 'href="#options"' in html and 'href="#why-it-works"' in html

@@ -20,7 +20,9 @@ from .scanned import Heading, HtmlId
 #: as a lookahead, not as one class ``[^\w\u4e00-\u9fff\- ]``: the same matches (checked over
 #: every code point), compiled in 0.7 ms of CPU instead of 1.9 (on first use).
 _GITHUB_CLEAN = lazy_re(r"(?![\u4e00-\u9fff])[^\w\- ]")
-ATTR_ID_RE = lazy_re(r"\s*\{\s*#([A-Za-z][\w:.-]*)[^}]*\}\s*$")
+#: attr_list's list at the end of a heading, with an id (``{#id}``, ``{ #id .wide }``,
+#: ``{: .x #id }``): the id
+ATTR_ID_RE = lazy_re(r"\s*\{:?\s*(?:[.\w-][^\s{}]*\s+)*#([A-Za-z][\w:.-]*)[^{}]*\}\s*$")
 _WHITESPACE = lazy_re(r"\s+")
 _PERCENT_ESCAPE = lazy_re(r"%[0-9A-F]{2}")
 _CONTRACTION = lazy_re(r"([a-zA-Z\d]+)-([ts])(-|$)")

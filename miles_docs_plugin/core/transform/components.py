@@ -158,8 +158,12 @@ def parse_attrs(raw: str) -> dict[str, str]:
 
 _BLOCK_PARSER: Any = None
 H1_CANDIDATE_RE = LinePattern(r" {0,3}(?:#(?:[ \t]|$)|=+[ \t]*$)")
+#: A page with a heading whose attr_list names an id other than as ``{#id}``.
+HEADING_IDS_RE = LinePattern(r" {0,3}#{1,6}[ \t][^\n]*\{:?[ \t]*(?:[.\w-][^\s{}]*[ \t]+)*#")
+#: A heading ending in attr_list's list with an id (the heading, the id).
 HEADING_ATTR_RE = lazy_re(
-    r"^( {0,3}#{1,6}[ \t].*?)[ \t]*\{[ \t]*#([A-Za-z][\w:.-]*)[^}]*\}[ \t]*$")
+    r"^( {0,3}#{1,6}[ \t].*?)[ \t]*\{:?[ \t]*(?:[.\w-][^\s{}]*[ \t]+)*#([A-Za-z][\w:.-]*)"
+    r"[^{}]*\}[ \t]*$")
 DIALECT_RE = LinePattern(r"[ \t]*(?:!!!|\?\?\?|===|:::)[+!]?[ \t]+\S")
 #: A fence's info string that is pymdownx.superfences' attribute list, from its first class:
 #: (the language, what follows it).
@@ -1260,7 +1264,8 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
     has_mermaid = "mermaid" in body and MERMAID_RE.search(body) is not None
     front_title = page.title if "title" in page.meta else None
     needs_title = bool(front_title) or ctx.engine.needs_h1
-    strip_ids = not ctx.engine.heading_attrs and "{#" in body
+    strip_ids = not ctx.engine.heading_attrs and "{" in body and \
+        ("{#" in body or HEADING_IDS_RE.search(body) is not None)
     features = ctx.engine.features
     block_marks = "!!!" in body or "???" in body or "===" in body
     if ctx.engine.mkdocs_blocks:
