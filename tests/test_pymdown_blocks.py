@@ -168,3 +168,55 @@ def test_blocks_become_mintlify_components(tmp_path: Path, cache_dir: Path) -> N
     assert written.count("<Tab title=") == 2 and '<Accordion title="Other versions">' in written
     assert "/// tip" not in written and "//// tab" not in written
     assert broken_links(out, tmp_path / "home") == {}
+
+
+def test_blocks_in_lists_and_admonitions_and_code_as_python_markdown_reads_them() -> None:
+    """Options are the lines four spaces past the block's own indentation (a block in a list
+    item took its content for options and never closed); a block in indented code is code."""
+    kinds = registered({"pymdownx.blocks.admonition": {}})
+    text = ("* A list item\n\n    /// tip | Inside a list\n    Nested in the item.\n    ///\n\n"
+            "* Another item\n\n!!! note \"Outer\"\n\n    /// tip | Inner\n    Inner text.\n"
+            "    ///\n\nExample of the syntax:\n\n    /// note | Shown as code\n    text\n"
+            "    ///\n\nAfter.\n")
+    out, _ = rewrite(text, kinds)
+    assert out.split("\n") == [
+        "* A list item", "", '    !!! tip "Inside a list"', "        Nested in the item.", "",
+        "", "* Another item", "", '!!! note "Outer"', "", '    !!! tip "Inner"',
+        "        Inner text.", "", "", "Example of the syntax:", "",
+        "    /// note | Shown as code", "    text", "    ///", "", "After.", ""]
+
+
+SAMPLES = [
+    "* A list item\n\n    /// tip | Inside a list\n    Nested in the item.\n    ///\n\n"
+    "* Another item\n",
+    '!!! note "Outer"\n\n    /// tip | Inner\n    Inner text.\n    ///\n\nAfter.\n',
+    "Example:\n\n    /// note | Shown as code\n    text\n    ///\n\nAfter.\n",
+    "/// tip\n\nPrefer it.\n\n///\n\n//// tab | A\n\n```py\nx = 1\n///\n```\n\n////\n\n"
+    "//// tab | B\n\ny\n\n////\n",
+    "/// details | Other versions\n    type: warning\n    open: true\n\nHidden.\n\n/// tip\n"
+    "Inside.\n///\n\n///\n",
+    "/// warning | Careful\nOne\n\n    code in it\n\nTwo\n///\nText after.\n",
+    "1. Step\n\n    //// tab | X\n    a\n    ////\n\n    //// tab | Y\n    b\n    ////\n\n"
+    "2. Next\n",
+    "//// tab | A\na\n////\n\n//// tab | B\n    new: true\nb\n////\n",
+    "/// unknown\nStays.\n///\n",
+]
+
+
+@pytest.mark.parametrize("text", SAMPLES)
+def test_python_markdown_renders_the_rewrite_as_it_renders_the_blocks(text: str) -> None:
+    """The oracle: Python-Markdown with pymdownx.blocks on the page as written, and with
+    admonition, details and tabbed on the rewrite, give the same HTML."""
+    import markdown
+
+    common = ["pymdownx.superfences", "admonition"]
+    blocks = [*common, "pymdownx.blocks.admonition", "pymdownx.blocks.details",
+              "pymdownx.blocks.tab"]
+    indented = [*common, "pymdownx.details", "pymdownx.tabbed"]
+    kinds = registered({name: {} for name in blocks[2:]})
+    out, _ = rewrite(text, kinds)
+    want = markdown.markdown(text, extensions=blocks, extension_configs={
+        "pymdownx.blocks.tab": {"alternate_style": True}})
+    got = markdown.markdown(out, extensions=indented, extension_configs={
+        "pymdownx.tabbed": {"alternate_style": True}})
+    assert got == want, out

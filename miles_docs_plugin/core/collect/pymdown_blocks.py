@@ -109,12 +109,13 @@ class _Open:
         self.wraps = wraps  #: its content is indented (False: an unwrapped block)
 
 
-def _options(lines: list[str], start: int, code: set[int]) -> tuple[dict[str, Any], int]:
-    """The options under a block's first line (lines indented four spaces or more, up to the
-    first other line) and how many lines they take."""
+def _options(lines: list[str], start: int, code: set[int],
+             indent: int) -> tuple[dict[str, Any], int]:
+    """The options under a block's first line (lines indented four spaces or more past the
+    block's own ``indent``, up to the first other line) and how many lines they take."""
     end = start
     while end < len(lines) and end not in code and lines[end].strip() and \
-            len(lines[end]) - len(lines[end].lstrip(" ")) >= 4:
+            len(lines[end]) - len(lines[end].lstrip(" ")) >= indent + 4:
         end += 1
     if end == start:
         return {}, 0
@@ -158,6 +159,7 @@ def rewrite(text: str, kinds: dict[str, Kind]) -> tuple[str, list[tuple[int, str
     lines = text.split(newline)
     code = code_lines(fences(lines, commonmark=True)) if "```" in text or "~~~" in text \
         else set()
+    code |= _indented_code(lines, code)
     stack: list[_Open] = []
     notes: list[tuple[int, str]] = []
     out: list[str] = []
@@ -176,7 +178,7 @@ def rewrite(text: str, kinds: dict[str, Kind]) -> tuple[str, list[tuple[int, str
             start = START_RE.match(line)
             kind = kinds.get(start.group("name").lower()) if start is not None else None
             if start is not None and kind is not None:
-                options, skip = _options(lines, i + 1, code)
+                options, skip = _options(lines, i + 1, code, len(start.group("indent")))
                 depth = " " * _depth(stack)
                 if kind.marker:
                     out.append(depth + start.group("indent") + _header(
@@ -189,6 +191,35 @@ def rewrite(text: str, kinds: dict[str, Kind]) -> tuple[str, list[tuple[int, str
                 continue
         out.append(" " * _depth(stack) + line if stack and line.strip() else line)
     return newline.join(out), notes
+
+
+#: A line that keeps the indented lines after it Markdown for Python-Markdown: a list item,
+#: or the first line of an admonition, a collapsible or a tab (their content is indented).
+_CONTAINER_RE = lazy_re(r"^[ ]{0,3}(?:[*+-][ \t]|\d+[.)][ \t]|!!!|\?\?\?|===)")
+
+
+def _indented_code(lines: list[str], fenced: set[int]) -> set[int]:
+    """The lines of indented code blocks at the margin, as Python-Markdown reads them: lines
+    indented four spaces or more after a blank line, unless a list item or an admonition's
+    (collapsible's, tab's) first line is the last line at the margin before them."""
+    code: set[int] = set()
+    container = False  # the last line at the margin opens a container
+    in_code = False
+    blank = True
+    for i, line in enumerate(lines):
+        if not line.strip():
+            blank = True
+            continue
+        width = len(line) - len(line.lstrip(" "))
+        if i in fenced or width < 4:
+            in_code = False
+            if width < 4 and i not in fenced:
+                container = _CONTAINER_RE.match(line) is not None
+        elif in_code or (blank and not container):
+            in_code = True
+            code.add(i)
+        blank = False
+    return code
 
 
 def _depth(stack: list[_Open]) -> int:
