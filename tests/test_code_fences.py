@@ -274,3 +274,17 @@ def test_a_code_group_fence_closed_by_a_longer_fence(engine: str, tmp_path: Path
     assert "After the group." in html
     group = html.split("Generate commit")[1].split("After the group.")[0]
     assert "<h1" not in group and "````" not in group, html
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_attribute_list_after_the_language_is_no_title(engine: str, tmp_path: Path,
+                                                          cache_dir: Path) -> None:
+    """superfences reads ```` ```python {lint="skip"} ```` (pydantic writes it on most pages)
+    as the language and an attribute list: no title. It became the title ``{ }`` (and, with
+    MyST's attrs_block, a Sphinx crash)."""
+    html = built_page(engine, tmp_path, {
+        "mkdocs.yml": "site_name: Up\nmarkdown_extensions: [pymdownx.superfences]\n",
+        "docs/index.md": '# Home\n\n```python {lint="skip" test="skip"}\nx = 1\n```\n\n'
+                         '```js {1,2}\nlet a;\nlet b;\n```\n'})
+    assert html.count("<pre") == 2, html
+    assert "{ }" not in html and "lint" not in html and "skip" not in html, html

@@ -41,6 +41,7 @@ from .blocks import (
 )
 from .mdx import (
     CODE_SPAN_RE,
+    HIGHLIGHT_WORD_RE,
     HTML_MARKDOWN_LINES,
     JOINED_TAGS,
     OPENER,
@@ -168,6 +169,8 @@ DIALECT_RE = LinePattern(r"[ \t]*(?:!!!|\?\?\?|===|:::)[+!]?[ \t]+\S")
 #: A fence's info string that is pymdownx.superfences' attribute list, from its first class:
 #: (the language, what follows it).
 ATTR_FENCE_RE = lazy_re(r"\{\s*\.([\w#+.-]+)([^}]*)\}$")
+#: The same list after the language (``python {lint="skip" .x}``): (the language, the list).
+LANG_ATTRS_FENCE_RE = lazy_re(r"([\w#+.-]+)[ \t]*\{([^{}]*)\}$")
 FENCE_META_RE = LinePattern(r"[ \t]*(?:`{3,}|~{3,})[ \t]*[^\s`{][^\s`]*[ \t]+[^\s`]")
 MERMAID_RE = LinePattern(r"[ \t>]*(?:`{3,}|~{3,})[ \t]*mermaid\b")
 
@@ -1553,15 +1556,21 @@ def write_fences(lines: list[str], ctx: BuildContext) -> None:
         if not info or fence.indent.strip():
             continue
         attr_list = info.startswith("{")
-        if attr_list:
-            # pymdownx.superfences' attribute list (``{ .yaml .no-copy hl_lines="2" }``):
-            # its first class is the language; an engine without superfences reads no other
-            # words there (MyST takes "{" for the language), so it gets them as options
-            header = ATTR_FENCE_RE.match(info.strip())
+        after = LANG_ATTRS_FENCE_RE.match(info.strip()) if not attr_list and "{" in info \
+            else None
+        if after is not None and HIGHLIGHT_WORD_RE.fullmatch("{" + after.group(2) + "}"):
+            after = None  # Mintlify's highlighted lines (```js {1,3-5})
+        if attr_list or after is not None:
+            # pymdownx.superfences' attribute list (``{ .yaml .no-copy hl_lines="2" }``, or
+            # after the language: ``python {lint="skip"}``): its first class is the
+            # language; an engine without superfences reads no other words there (MyST takes
+            # "{" for the language), so it gets them as options
+            header = after or ATTR_FENCE_RE.match(info.strip())
             if header is None or "superfences" in ctx.engine.features:
                 continue  # ```{directive} (MyST's own), or an engine that reads the list
             words = [w for w in header.group(2).split() if not w.startswith((".", "#"))]
             info = " ".join([header.group(1), *words])
+            attr_list = True
         meta = fence_meta(info)
         if attr_list and "title=" not in info:
             meta.title = ""  # a bare word of an attribute list is no title
