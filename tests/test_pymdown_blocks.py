@@ -4,6 +4,7 @@ syntax, they become admonitions, collapsibles and tabs on every host (they were 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -142,12 +143,8 @@ def test_blocks_render_on_mkdocs_and_sphinx_hosts(engine: str, tmp_path: Path,
     assert len(warnings) == 1 and "docs/index.md:49" in warnings[0], run.output
 
 
-def test_blocks_become_mintlify_components(tmp_path: Path, cache_dir: Path) -> None:
-    from mintlify_support import broken_links
-
-    up = tmp_path / "up"
-    commit = make_repo(up, {**FILES, "docs/index.md": PAGE.replace("[Broken](nowhere.md)",
-                                                                   "Not broken")})
+def _mintlify_page(tmp_path: Path, up: Path, commit: str) -> str:
+    """The upstream's ``index.md`` as a Mintlify host's build writes it (no banner)."""
     docs = tmp_path / "host" / "docs"
     write(docs / "docs.json", '{"name": "Host", "navigation": {"tabs": [{"tab": "Guide", '
                               '"pages": ["index"]}]}}\n')
@@ -158,12 +155,21 @@ def test_blocks_become_mintlify_components(tmp_path: Path, cache_dir: Path) -> N
     git(docs.parent, "init", "-q")
     git(docs.parent, "add", "-A")
     git(docs.parent, "commit", "-q", "-m", "host")
-    out = tmp_path / "out"
     done = subprocess.run([sys.executable, "-m", "miles_docs_plugin.cli", "mintlify", "build",
-                           "--out", str(out)], cwd=docs, capture_output=True, text=True,
-                          env={**os.environ})
+                           "--out", str(tmp_path / "out")], cwd=docs, capture_output=True,
+                          text=True, env={**os.environ})
     assert done.returncode == 0, done.stderr
-    written = (out / "up" / "index.md").read_text("utf-8")
+    return (tmp_path / "out" / "up" / "index.md").read_text("utf-8")
+
+
+def test_blocks_become_mintlify_components(tmp_path: Path, cache_dir: Path) -> None:
+    from mintlify_support import broken_links
+
+    up = tmp_path / "up"
+    commit = make_repo(up, {**FILES, "docs/index.md": PAGE.replace("[Broken](nowhere.md)",
+                                                                   "Not broken")})
+    out = tmp_path / "out"
+    written = _mintlify_page(tmp_path, up, commit)
     assert '<Tip title="Tip">' in written and '<Check title="Checked">' in written, written
     assert written.count("<Tab title=") == 2 and '<Accordion title="Other versions">' in written
     assert "/// tip" not in written and "//// tab" not in written
@@ -220,3 +226,83 @@ def test_python_markdown_renders_the_rewrite_as_it_renders_the_blocks(text: str)
     got = markdown.markdown(out, extensions=indented, extension_configs={
         "pymdownx.tabbed": {"alternate_style": True}})
     assert got == want, out
+
+
+OPEN_AND_NEW = """\
+# Page
+
+???+ success "Open by default"
+
+    Shown.
+
+=== "A"
+
+    a
+
+=== "B"
+
+    b
+
+===! "C"
+
+    c
+"""
+
+
+@pytest.mark.parametrize("engine", ["sphinx", "mintlify"])
+def test_open_collapsibles_and_new_tab_sets_are_kept(engine: str, tmp_path: Path,
+                                                     cache_dir: Path) -> None:
+    """``???+`` is open at first and ``===!`` starts a set of tabs of its own (on MkDocs
+    as written): a dropdown with ``:open:`` and two tab sets on Sphinx (sphinx-design),
+    ``<Accordion defaultOpen>`` and two ``<Tabs>`` on Mintlify (both were lost)."""
+    files = {"mkdocs.yml": "site_name: Up\nmarkdown_extensions: [admonition, pymdownx.details, "
+                           "pymdownx.superfences, pymdownx.tabbed]\n",
+             "docs/index.md": OPEN_AND_NEW}
+    up = tmp_path / "up"
+    commit = make_repo(up, files)
+    if engine == "sphinx":
+        host = make_host(engine, tmp_path / "host", up.as_uri(), commit,
+                         conf_extra='extensions.append("sphinx_design")\n')
+        run = host.build()
+        assert run.returncode == 0, run.output
+        html = host.site().page(host.page_file("index.md")).text
+        assert re.search(r"<details[^>]*sd-dropdown[^>]*\sopen", html), html
+        assert html.count('class="sd-tab-set') == 2 and html.count("sd-tab-label") == 3
+        return
+    written = _mintlify_page(tmp_path, up, commit)
+    assert '<Accordion title="Open by default" defaultOpen>' in written, written
+    assert written.count("<Tabs>") == 2, written
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_mintlify_accordion_open_by_default_is_open(engine: str, tmp_path: Path,
+                                                      cache_dir: Path) -> None:
+    """``<Accordion defaultOpen>`` (Helicone's header directory) starts open: ``???+`` on
+    MkDocs, ``:open:`` on a sphinx-design dropdown; it rendered closed."""
+    up = tmp_path / "up"
+    commit = make_repo(up, {"docs/index.mdx": "# Page\n\n<Accordion title=\"Shown\" defaultOpen>"
+                                              "\n  Text.\n</Accordion>\n"})
+    host = make_host(engine, tmp_path / "host", up.as_uri(), commit, minimal_theme=False,
+                     conf_extra='extensions.append("sphinx_design")\n')
+    run = host.build()
+    assert run.returncode == 0, run.output
+    html = host.site().page(host.page_file("index.md")).text
+    assert re.search(r"<details[^>]*\sopen", html), html
+
+
+def test_sets_of_tabs_one_after_another_stay_apart_on_mkdocs(tmp_path: Path,
+                                                             cache_dir: Path) -> None:
+    """A ``<RequestExample>`` and the ``<ResponseExample>`` after it, and two ``<Tabs>`` one
+    after the other, are two sets each (pymdownx.tabbed joined them into one)."""
+    page = ("# Endpoint\n\n<RequestExample>\n```bash cURL\ncurl x\n```\n```ts TypeScript\nf()\n"
+            "```\n</RequestExample>\n\n<ResponseExample>\n```json Response\n{}\n```\n"
+            "</ResponseExample>\n\n<Tabs>\n<Tab title=\"A\">\na\n</Tab>\n</Tabs>\n\n"
+            "<Tabs>\n<Tab title=\"B\">\nb\n</Tab>\n<Tab title=\"C\">\nc\n</Tab>\n</Tabs>\n")
+    up = tmp_path / "up"
+    commit = make_repo(up, {"docs/index.mdx": page})
+    host = make_host("mkdocs", tmp_path / "host", up.as_uri(), commit, minimal_theme=False)
+    run = host.build()
+    assert run.returncode == 0, run.output
+    html = host.site().page(host.page_file("index.md")).text
+    sets = re.findall(r'class="tabbed-set[^"]*" data-tabs="(\d+):(\d+)"', html)
+    assert [int(n) for _, n in sets] == [2, 1, 1, 2], sets

@@ -211,11 +211,15 @@ class MkDocsEngine(Engine):
             kind = {"caution": "warning"}.get(kind, kind)
             return c.wrap([f"{ind}!!! {kind}{quoted}"], c.indented("    "), [""])
         if c.name in ("Accordion", "Expandable") and self.features & {"details", "admonition"}:
-            marker = "???" if "details" in self.features else "!!!"
+            marker = "!!!" if "details" not in self.features else \
+                "???+" if c.attrs.get("defaultOpen", "false") != "false" else "???"
             return c.wrap([f'{ind}{marker} note "{title or c.name}"'], c.indented("    "), [""])
         # a <View> is one of the page's versions (a language, a framework): one tab of them
+        # a set's first tab starts a set of its own (pymdownx.tabbed joins the tabs of sets
+        # that follow one another: a <RequestExample> and its <ResponseExample>, say)
         if c.name in ("Tab", "View") and "tabbed" in self.features:
-            return c.wrap([f'{ind}=== "{title or "Tab"}"'], c.indented("    "), [""])
+            mark = "===!" if c.index == 1 else "==="
+            return c.wrap([f'{ind}{mark} "{title or "Tab"}"'], c.indented("    "), [""])
         if c.name == "CodeGroup" and "tabbed" in self.features:
             from ..core.transform.mdx import code_group_parts
 
@@ -223,7 +227,7 @@ class MkDocsEngine(Engine):
             for part_title, fence in code_group_parts(c.inner()):
                 if lines and lines[-1] == "":
                     lines.pop()
-                lines.append(f'{ind}=== "{part_title}"')
+                lines.append(f'{ind}{"===" if lines else "===!"} "{part_title}"')
                 lines.extend(f"{ind}    {x[len(ind):] if x.startswith(ind) else x}" if x.strip()
                              else "" for x in fence)
                 lines.append("")

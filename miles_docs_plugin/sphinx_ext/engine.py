@@ -244,7 +244,10 @@ class SphinxEngine(Engine):
             return c.wrap([f"{fence}{{{kind}}}"], inner, [fence])
         if c.name in ("Accordion", "Expandable"):
             if design:
-                return c.wrap([f"{fence}{{dropdown}} {title or c.name}"], inner, [fence])
+                opened = [f"{ind}:open:"] if c.attrs.get("defaultOpen", "false") != "false" \
+                    else []
+                return c.wrap([f"{fence}{{dropdown}} {title or c.name}", *opened], inner,
+                              [fence])
             return c.wrap([f"{fence}{{admonition}} {title or c.name}", f"{ind}:class: note"],
                           inner, [fence])
         if design and c.name == "Tabs":

@@ -165,7 +165,7 @@ HEADING_IDS_RE = LinePattern(r" {0,3}#{1,6}[ \t][^\n]*\{:?[ \t]*(?:[.\w-][^\s{}]
 HEADING_ATTR_RE = lazy_re(
     r"^( {0,3}#{1,6}[ \t].*?)[ \t]*\{:?[ \t]*(?:[.\w-][^\s{}]*[ \t]+)*#([A-Za-z][\w:.-]*)"
     r"[^{}]*\}[ \t]*$")
-DIALECT_RE = LinePattern(r"[ \t]*(?:!!!|\?\?\?|===|:::)[+!]?[ \t]+\S")
+DIALECT_RE = LinePattern(r"[ \t]*(?:!!!|\?\?\?|===|:::)[+!]{0,2}[ \t]+\S")
 #: A fence's info string that is pymdownx.superfences' attribute list, from its first class:
 #: (the language, what follows it).
 ATTR_FENCE_RE = lazy_re(r"\{\s*\.([\w#+.-]+)([^}]*)\}$")

@@ -21,7 +21,8 @@ from .mdx import FENCE_RE
 
 ADMONITION_RE = re.compile(r'^(?P<indent>[ \t]*)(?P<marker>!!!|\?\?\?\+?)[ \t]+(?P<kind>[\w-]+)'
                            r'(?:[ \t]+(?P<classes>[\w -]*?))?(?:[ \t]*"(?P<title>[^"]*)")?[ \t]*$')
-TAB_RE = re.compile(r'^(?P<indent>[ \t]*)===!?\+?[ \t]+"(?P<title>[^"]*)"[ \t]*$')
+#: A content tab (``===! "Tab"`` starts a new set of tabs, ``===+`` is the one shown first).
+TAB_RE = re.compile(r'^(?P<indent>[ \t]*)===[!+]{0,2}[ \t]+"(?P<title>[^"]*)"[ \t]*$')
 AUTODOC_RE = re.compile(r"^(?P<indent>[ \t]*):::[ \t]+(?P<name>[\w.:-]+)[ \t]*$")
 #: A list item as Python-Markdown reads one (its ``olist`` and ``ulist`` processors).
 LIST_ITEM_RE = re.compile(r"[ \t]*(?:[*+-]|\d+\.)[ \t]+\S")
@@ -108,6 +109,8 @@ def to_components(lines: list[str], code: set[int], *, blocks: bool = True,
             indent = m.group("indent")
             last = _body_end(lines, i, _width(line), code)
             attrs = f' title="{_attr(title)}"' if title else ""
+            if m.group("marker") == "???+":
+                attrs += " defaultOpen"  # open until the reader closes it
             lines[i] = f"{indent}<{name}{attrs}>"
             if last == i:  # no content
                 lines[i] += f"</{name}>"
@@ -122,7 +125,8 @@ def to_components(lines: list[str], code: set[int], *, blocks: bool = True,
             width = _width(line)
             tab = f'{indent}<Tab title="{_attr(m.group("title"))}">'
             prev = last_close.get(width)
-            if prev is not None and all(not lines[k].strip() for k in range(prev + 1, i)):
+            if prev is not None and not line.lstrip().startswith("===!") and \
+                    all(not lines[k].strip() for k in range(prev + 1, i)):
                 lines[prev] = lines[prev].replace("</Tabs>", "", 1)  # the group goes on
                 lines[i] = tab
             elif i > 0 and not lines[i - 1].strip():
