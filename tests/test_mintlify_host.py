@@ -748,25 +748,35 @@ SPEC = {
         "summary": "Get a thing",
         "description": "Reads one thing: {id} is <b>its</b> key. See [the guide](/guide).",
         "parameters": [{"name": "id", "in": "path", "required": True,
-                        "schema": {"type": "string"}, "description": "The thing's id."}],
+                        "schema": {"type": "string"}, "description": "The thing's id."},
+                       {"name": "fields", "in": "query", "schema": {"type": "string"},
+                        "description": "A Record<string, number>, e.g. <provider>; see "
+                                       "<https://x.example/models> and `Array<Model>`."}],
         "responses": {"200": {"description": "The thing."}}}}},
 }
 
 
+@pytest.mark.parametrize("trust", ["", "    trust: full\n"], ids=["untrusted", "trusted"])
 def test_an_openapi_page_is_written_from_the_pinned_spec(tmp_path: Path, cache_dir: Path,
-                                                          ) -> None:
+                                                          trust: str) -> None:
     """An untrusted page's ``openapi:`` front matter is taken out (it names a host file or a
     URL); the page was then published empty (mem0: 38 pages). It now gets the operation's
-    reference from the spec of the pinned tree, made valid MDX and sandboxed like the page."""
+    reference from the spec of the pinned tree, made valid MDX and sandboxed like the page.
+    The spec's text is text: a ``<`` that opens no HTML element (Helicone's specs) stopped
+    the compile of the page, and with it the site's; an autolink is a link, a code span as
+    written."""
     commit = make_repo(tmp_path / "up", {
         "docs/openapi.json": json.dumps(SPEC),
         "docs/guide.mdx": "---\ntitle: Guide\n---\n\nText.\n",
         "docs/api/get-thing.mdx": "---\ntitle: Get a thing\nopenapi: GET /things/{id}\n---\n"})
-    docs = _host(tmp_path, tmp_path / "up", commit)
+    docs = _host(tmp_path, tmp_path / "up", commit, trust)
     done = _cli(docs, "build", "--out", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
     page = (tmp_path / "out" / "diffusion" / "api" / "get-thing.mdx").read_text()
     assert "**GET** `/things/{id}`" in page
+    assert "Record&lt;string, number&gt;, e.g. &lt;provider&gt;" in page, page
+    assert "[https://x.example/models](https://x.example/models)" in page
+    assert "`Array<Model>`" in page
     assert "**`id`** · *string* · path · required" in page and "The thing's id." in page
     assert "[the guide](/diffusion/guide)" in page  # a link of the spec's text, rewritten
     assert "\\{id\\}" in page  # text of the spec is text, not an MDX expression

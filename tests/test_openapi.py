@@ -74,11 +74,16 @@ def test_deeply_nested_spec_is_no_spec() -> None:
 
 def test_spec_text_is_text_in_mdx() -> None:
     """A trusted source's pages are not sandboxed on a Mintlify host, but its spec is data:
-    braces, tags and module lines in it must not become MDX code."""
-    spec = spec_of({"description": "Reads {id}.\nexport const a = fetch('//e');\n<b>bold</b>",
+    braces, tags with more than plain attributes and module lines in it must not become MDX
+    code."""
+    spec = spec_of({"description": "Reads {id}.\nexport const a = fetch('//e');\n<b>bold</b>"
+                                   " <i onclick=\"f()\">x</i> <a href=\"/y\">y</a>",
                     "parameters": [{"name": "q", "in": 'query" onClick={() => alert(1)} x="'}]})
     text = "\n".join(endpoint_markdown(spec, "post", "/x", mdx=True) or [])
-    assert "\\{id\\}" in text and "&#101;xport const" in text and "&lt;b&gt;" in text
+    assert "\\{id\\}" in text and "&#101;xport const" in text
+    # HTML elements stay, with a few plain attributes; any other tag is text
+    assert "<b>bold</b>" in text and '<a href="/y">y</a>' in text
+    assert '&lt;i onclick="f()"&gt;x&lt;/i&gt;' in text  # and its closing tag
     assert "onClick={" not in text.split("**`q`**")[0]  # the anchor is a slug
     assert '<a id="query-onClick-alert-1-x-q"></a>' in text
     assert mdx_text("important\n  import x") == "important\n  &#105;mport x"

@@ -49,7 +49,7 @@ class MintlifyPages:
             # fetch: the reference is written into the page from the pinned spec, as for the
             # other engines, and is then read as the upstream's own text (links, sandbox);
             # the line goes (the sandbox removes it from an untrusted page)
-            written = append_reference(page, ctx, mdx=not section.source.sandboxed)
+            written = append_reference(page, ctx, mdx=True)
             page.extra["openapi_written"] = written
             if written and not section.source.sandboxed:
                 _drop_front_key(page, "openapi")

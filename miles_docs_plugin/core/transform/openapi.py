@@ -231,11 +231,60 @@ _MDX_ENTITIES = {"{": "\\{", "}": "\\}", "<": "&lt;", ">": "&gt;", "i": "&#105;"
                  "e": "&#101;"}
 
 
+#: A tag of an HTML element a description may hold (``<b>``, ``</code>``, ``<br/>``, ``<a
+#: href="…">``: no attribute but a few plain ones, no expression); any other ``<``
+#: (``<provider>``, ``Record<string, number>``, ``<b onclick="…">``) is text.
+_HTML_TAG_RE = lazy_re(r"</?(?P<name>a|abbr|b|blockquote|br|code|dd|del|details|div|dl|dt|em|"
+                       r"h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|pre|q|s|small|span|strong|sub|summary|"
+                       r"sup|table|tbody|td|th|thead|tr|u|ul)(?:\s+(?:href|src|alt|title|width|"
+                       r"height)=(?:\"[^\"<>{}]*\"|'[^'<>{}]*'))*\s*/?>", re.I)
+_VOID = frozenset({"br", "hr", "img"})
+#: An autolink (``<https://x>``, ``<a@b.org>``), which MDX has not: it reads a tag there.
+_AUTOLINK_RE = lazy_re(r"<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)>")
+
+
+def _autolink(m: re.Match[str]) -> str:
+    target = m.group(1)
+    href = (target if ":" in target else f"mailto:{target}").replace("(", "%28").replace(
+        ")", "%29")  # no "<" for the text escapes after it
+    return f"[{escape_inline(target)}]({href})"
+
+
 def mdx_text(text: str) -> str:
     """Text of a spec (Markdown) written so that MDX reads it as text: no expression, tag or
-    module line (for a trusted source, whose pages no sandbox makes inert: the spec is data,
-    not its code). Character references show as the characters."""
-    return _MDX_TEXT_RE.sub(lambda m: m.group(0)[:-1] + _MDX_ENTITIES[m.group(0)[-1]], text)
+    module line (the spec is data, not its code): ``Record<string, number>``, ``{id}`` and
+    ``<provider>`` stopped the page's compile. Tags of HTML elements stay (a sandbox, or MDX,
+    reads them next), an autolink becomes a link; code spans and fenced code are left as
+    written (MDX shows them as they are). Character references show as the characters."""
+    from .mdx import code_lines, fences, outside_code_spans
+
+    def plain(part: str) -> str:
+        return _MDX_TEXT_RE.sub(lambda m: m.group(0)[:-1] + _MDX_ENTITIES[m.group(0)[-1]], part)
+
+    # HTML of the spec's text stays HTML where MDX can read it: an element that closes as
+    # often as it opens (a stray "</i>" stops MDX as much as "<provider>"), a void one
+    balance: dict[str, int] = {}
+    for m in _HTML_TAG_RE.finditer(text) if "<" in text else ():
+        name = m.group("name").lower()
+        balance[name] = balance.get(name, 0) + (-1 if m.group(0)[1] == "/" else 1)
+    kept = {name for name, count in balance.items() if count == 0 or name in _VOID}
+
+    def escaped(part: str) -> str:
+        if "<" not in part:
+            return plain(part)
+        part = _AUTOLINK_RE.sub(_autolink, part)
+        pieces: list[str] = []
+        done = 0
+        for m in _HTML_TAG_RE.finditer(part):
+            if m.group("name").lower() in kept:
+                pieces += [plain(part[done:m.start()]), m.group(0)]
+                done = m.end()
+        return "".join([*pieces, plain(part[done:])])
+
+    lines = text.split("\n")
+    code = code_lines(fences(lines)) if "```" in text or "~~~" in text else set()
+    return "\n".join(line if i in code else outside_code_spans(line, escaped)
+                      for i, line in enumerate(lines))
 
 
 def _field(anchor: str, name: str, type_: str, where: str, required: bool, default: Any,
