@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -447,3 +448,19 @@ def test_a_tag_indented_deeper_than_its_content_is_placed_by_its_content(
     callout = html.split("admonition", 1)[1].split("</div>", 1)[0]
     assert "Continue Secrets" in callout, html
     assert "Text two." in html and "After." in html
+
+
+@pytest.mark.parametrize("engine", ["mkdocs", "sphinx"])
+def test_a_title_written_as_text_is_a_paragraph_of_its_own(engine: str, tmp_path: Path,
+                                                           cache_dir: Path) -> None:
+    """Where a tab or a card is written as plain Markdown (Sphinx without sphinx-design, a
+    card on MkDocs), its title is a paragraph of its own: it was the first words of the
+    content's paragraph ("Automatic Format: ..." on Helicone's routing page)."""
+    from hosts import built_page
+
+    html = built_page(engine, tmp_path, {"docs/index.mdx": (
+        "# Page\n\n<Card title=\"Alone\" href=\"https://example.org/\">\nA card.\n</Card>\n\n"
+        "<Tabs>\n<Tab title=\"Automatic\">\n**Format:** model\n</Tab>\n</Tabs>\n")})
+    assert re.search(r"Alone</a></strong></p>", html), html
+    if engine == "sphinx":
+        assert "<p><strong>Automatic</strong></p>" in html, html

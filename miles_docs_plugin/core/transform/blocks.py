@@ -294,7 +294,9 @@ def fallback(c: Component) -> list[str]:
                           for i, x in enumerate(v for v in (label, desc) if v))
         return c.wrap([f"{ind}{head}" if head else ""], c.inner(), [""])
     head = card_head(c)
-    return c.wrap([f"{ind}{head}" if head else ""], card_body(c), [""])
+    # the title a paragraph of its own: on the line above the content, it was the first
+    # words of the content's first paragraph (a tab's title read "Automatic Format: …")
+    return c.wrap([f"{ind}{head}", ""] if head else [""], card_body(c), [""])
 
 
 IMAGE_LINE_RE = lazy_re(r"^\s*!\[(?P<alt>[^\]]*)\]\((?P<src><[^>]*>|[^\s)]+)\)\s*$")
