@@ -288,3 +288,15 @@ def test_an_attribute_list_after_the_language_is_no_title(engine: str, tmp_path:
                          '```js {1,2}\nlet a;\nlet b;\n```\n'})
     assert html.count("<pre") == 2, html
     assert "{ }" not in html and "lint" not in html and "skip" not in html, html
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_json_examples_the_lexer_refuses_are_code_still(engine: str, tmp_path: Path,
+                                                        cache_dir: Path) -> None:
+    """An example in ```` ```json ```` with ``...`` in it (Helicone's models page): Pygments'
+    JSON lexer refuses it, and Sphinx's warning failed ``-W``. Written as text there; the
+    code is the same on every engine."""
+    html = built_page(engine, tmp_path, {"docs/index.md": (
+        '# Page\n\n```json\n{"data": [\n  {"id": "gpt-4o"},\n  ...\n]}\n```\n\n'
+        '```json\n{"ok": true}\n```\n')})  # a strict build
+    assert html.count("<pre") == 2 and "gpt-4o" in html and "...\n" in html, html

@@ -224,6 +224,15 @@ class Engine:
         engine does not warn about it. The default knows every language."""
         return True
 
+    #: Languages whose highlighter refuses code it cannot read (asked of :meth:`lexes`).
+    strict_languages: frozenset[str] = frozenset()
+
+    def lexes(self, lang: str, code: str) -> bool:
+        """Can the engine's highlighter read ``code`` as ``lang`` (one of
+        :attr:`strict_languages`)? Code it cannot is written as text, so the engine does not
+        warn about it. The default reads everything."""
+        return True
+
     def finish_page(self, section: Section, page: Page, ctx: BuildContext) -> None:
         """Last words on a transformed page of ``section`` (the page's text as the engine must
         read it), called for every upstream page once the transform is done or replayed. The

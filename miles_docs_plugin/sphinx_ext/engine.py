@@ -195,6 +195,24 @@ class SphinxEngine(Engine):
             return False
         return True
 
+    #: Pygments' JSON lexer stops at what JSON has not (``...``, a comment), and Sphinx warns
+    #: "Lexing literal_block ... resulted in an error" (which fails ``-W``); examples in
+    #: docs are full of both
+    strict_languages = frozenset({"json"})
+
+    def lexes(self, lang: str, code: str) -> bool:
+        from pygments.filters import ErrorToken
+        from pygments.lexers import get_lexer_by_name
+
+        lexer = get_lexer_by_name(lang)
+        lexer.add_filter("raiseonerror")  # as Sphinx's highlighter does
+        try:
+            for _ in lexer.get_tokens(code):
+                pass
+        except ErrorToken:
+            return False
+        return True
+
     def finish_page(self, section: Section, page: Page, ctx: BuildContext) -> None:
         """Thematic breaks (``---``) docutils has no transition for left out: in a list item
         or a block quote (Material's grid cards have one in each card), first or last in a

@@ -1584,8 +1584,11 @@ def write_fences(lines: list[str], ctx: BuildContext) -> None:
             meta.options["highlight"] = ",".join(
                 [*(f"{a}-{b}" for a, b in meta.highlighted()), *map(str, marked)])
         known = ctx.engine.known_language(meta.lang)
+        if known and meta.lang.lower() in ctx.engine.strict_languages:
+            end = fence.end if fence.closed else fence.end + 1
+            known = ctx.engine.lexes(meta.lang, "\n".join(lines[fence.start + 1:end]))
         if not known:
-            meta.lang = "text"  # a language the highlighter does not know (mdx): plain code
+            meta.lang = "text"  # a language (mdx) or code the highlighter cannot read
         elif len(info.split()) < 2 and not (attr_list or marked or bare):
             continue
         first = fence.start + 1
