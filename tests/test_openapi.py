@@ -111,3 +111,25 @@ def test_endpoint_pages_and_entries_stop_at_the_limit(monkeypatch: pytest.Monkey
     notes = "\n".join(message for message, _ in site.notes)
     assert "more than 5 API endpoint pages" in notes
     assert "more than 5 API endpoint navigation entries" in notes
+
+
+def test_the_reference_names_the_address_values_and_nulls() -> None:
+    """What Helicone's endpoint pages lost against their specs: the server the call goes
+    to (its two specs name two hosts), an ``enum``'s values, and ``null`` where a field may
+    be null (``nullable``, and zod's ``{"enum": [null]}`` arm of an ``anyOf``)."""
+    spec = spec_of({"parameters": [
+        {"name": "tier", "in": "query", "schema": {"type": "string", "enum": ["auto", "flex"]}},
+        {"name": "temperature", "in": "query",
+         "schema": {"anyOf": [{"type": "number"},
+                              {"type": "string", "nullable": True, "enum": [None]}]}},
+        {"name": "user", "in": "query", "schema": {"type": "string", "nullable": True}}]})
+    spec["servers"] = [{"url": "https://ai-gateway.example.com/"}]
+    text = "\n".join(endpoint_markdown(spec, "post", "/x") or [])
+    assert "**POST** `https://ai-gateway.example.com/x`" in text, text
+    assert "**`tier`** · *string* · query · one of: `auto`, `flex`" in text, text
+    assert "**`temperature`** · *number &#124; null*" in text, text  # "|" escaped for tables
+    assert "**`user`** · *string &#124; null*" in text, text
+    swagger = {"swagger": "2.0", "host": "api.example.com", "basePath": "/v1",
+               "paths": {"/x": {"get": {"responses": {}}}}}
+    assert (endpoint_markdown(swagger, "get", "/x") or [""])[0] == \
+        "**GET** `https://api.example.com/v1/x`"

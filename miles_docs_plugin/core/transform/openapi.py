@@ -209,6 +209,11 @@ def _type(spec: dict[str, Any], schema: Any, budget: list[int] | None = None,
     schema = _ref(spec, schema)
     if not isinstance(schema, dict) or depth > MAX_TYPE_DEPTH or budget[0] < 0:
         return ""
+    if schema.get("enum") == [None]:
+        return "null"  # the null arm of an anyOf, as zod writes it
+    if schema.get("nullable") is True and isinstance(schema.get("type"), str):
+        return _type(spec, {k: v for k, v in schema.items() if k != "nullable"}, budget,
+                     depth + 1) + " | null"
     if "type" in schema:
         t = schema["type"]
         if t == "array":
@@ -287,8 +292,12 @@ def mdx_text(text: str) -> str:
                       for i, line in enumerate(lines))
 
 
+#: An ``enum`` is listed up to this many values.
+MAX_ENUM = 32
+
+
 def _field(anchor: str, name: str, type_: str, where: str, required: bool, default: Any,
-           description: str) -> list[str]:
+           description: str, schema: Any = None) -> list[str]:
     head = [f"**`{name}`**" if "`" not in name else f"**{escape_inline(name)}**"]
     if type_:
         head.append(f"*{escape_inline(type_)}*")
@@ -298,6 +307,12 @@ def _field(anchor: str, name: str, type_: str, where: str, required: bool, defau
         head.append("required")
     if default is not None and not isinstance(default, (dict, list)):
         head.append(f"default: `{json.dumps(default)}`")
+    values = [v for v in _list(_dict(schema).get("enum")) if v is not None
+              and not isinstance(v, (dict, list))]
+    if values:
+        head.append("one of: " + ", ".join(_code(json.dumps(v) if not isinstance(v, str)
+                                                 else v) for v in values[:MAX_ENUM])
+                    + (", …" if len(values) > MAX_ENUM else ""))
     out = [f'<a id="{anchor}"></a>', "", " · ".join(head)]
     if description:
         out += ["", description]
@@ -313,6 +328,22 @@ def _code(text: str) -> str:
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")
+
+
+def _base_url(spec: dict[str, Any], item: dict[str, Any], op: dict[str, Any]) -> str:
+    """The address the operation is called at, before its path: the first of its
+    ``servers`` (the operation's, the path's, the spec's; OpenAPI 3), or the spec's
+    ``host`` and ``basePath`` (Swagger 2); "" when the spec names none."""
+    for owner in (op, item, spec):
+        servers = _list(owner.get("servers"))
+        if servers and isinstance(_dict(servers[0]).get("url"), str):
+            return str(servers[0]["url"]).rstrip("/")
+    host = spec.get("host")
+    if isinstance(host, str) and host:
+        schemes = [x for x in _list(spec.get("schemes")) if isinstance(x, str)] or ["https"]
+        base = spec.get("basePath") if isinstance(spec.get("basePath"), str) else ""
+        return f"{schemes[0]}://{host}{base}".rstrip("/")
+    return ""
 
 
 def endpoint_markdown(spec: dict[str, Any], method: str, path: str, *,
@@ -332,7 +363,7 @@ def endpoint_markdown(spec: dict[str, Any], method: str, path: str, *,
     def text(value: str) -> str:
         return mdx_text(value) if mdx else value
 
-    out = [f"**{method.upper()}** {_code(path)}", ""]
+    out = [f"**{method.upper()}** {_code(_base_url(spec, item, op) + path)}", ""]
     if _one_line(op.get("summary")) and _one_line(op["summary"]) != title:
         out += [text(_one_line(op["summary"])), ""]
     if isinstance(op.get("description"), str) and op["description"].strip():
@@ -350,7 +381,7 @@ def endpoint_markdown(spec: dict[str, Any], method: str, path: str, *,
             fields.append(_field(f"{_slug(where)}-{_slug(p['name'])}", p["name"],
                                  _type(spec, schema), where, p.get("required") is True,
                                  _dict(schema).get("default"),
-                                 text(_one_line(p.get("description")))))
+                                 text(_one_line(p.get("description"))), schema))
     body = _ref(spec, op.get("requestBody"))
     content = _dict(body).get("content") if isinstance(body, dict) else None
     if isinstance(content, dict) and content:
@@ -365,7 +396,7 @@ def endpoint_markdown(spec: dict[str, Any], method: str, path: str, *,
                     continue
                 fields.append(_field(f"body-{_slug(name)}", name, _type(spec, prop), "",
                                      name in required, prop.get("default"),
-                                     text(_one_line(prop.get("description")))))
+                                     text(_one_line(prop.get("description"))), prop))
     responses = op.get("responses")
     if isinstance(responses, dict) and responses:
         lines = ["## Responses", ""]
