@@ -260,3 +260,17 @@ def test_status_reports_navigation_changes_of_an_upstream_mkdocs_yml(
     assert code == 0, err
     assert "pages: 0 added, 0 changed, 0 removed; assets: 0 added" in out
     assert "nav: moved a.md: top → Group" in out
+
+
+def test_update_moves_off_a_pin_that_cannot_be_read(tmp_path: Path, cache_dir: Path) -> None:
+    """A pinned commit with invalid front matter stops every build, and ``update`` had to
+    read it for the changelog, so it stopped too: the one way out was deleting the lock.
+    It now moves to the fixed commit and says why there is no changelog."""
+    up = tmp_path / "up"
+    broken = make_repo(up, {"docs/index.md": "---\ntitle: 'unclosed\n---\n\n# Home\n"})
+    fixed = make_repo(up, {"docs/index.md": "---\ntitle: 'closed'\n---\n\n# Home\n"})
+    site = config_dir(tmp_path, up.as_uri(), broken)
+    code, out, err = cli("update", cwd=site)
+    assert code == 0, err
+    assert "no changelog: the old pin cannot be read" in out, out
+    assert f"commit: {fixed}" in (site / "miles-docs.lock").read_text()

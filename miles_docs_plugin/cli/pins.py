@@ -92,10 +92,11 @@ def cmd_update(args: argparse.Namespace, out: Out) -> int:
             try:
                 old_section = fetch_pin(config, source, old_entry.commit, progress=progress)
             except MilesDocsError as exc:
-                if not repo_changed:
-                    raise
-                out.say(f"  (no changelog: the old pin is not in the configured repo: "
-                        f"{exc.message})")
+                # the update moves off a pin that cannot be read (not in the configured repo,
+                # or broken: invalid front matter...): it is what the move is for
+                moves[-1] = (source, None, new, ref)  # reviewed as a first pin
+                why = "is not in the configured repo" if repo_changed else "cannot be read"
+                out.say(f"  (no changelog: the old pin {why}: {exc.message})")
             else:
                 log = changelog(old_section.checkout, new_section.checkout)
                 add_nav_changes(log, section_nav(config, old_section),
