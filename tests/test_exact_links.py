@@ -212,3 +212,37 @@ def test_heading_ids_in_any_attr_list_spelling(engine: str, tmp_path: Path,
         assert 'href="#options"' in html and 'href="#why"' in html
     else:
         assert 'href="#options"' in html and 'href="#why-it-works"' in html
+
+
+@pytest.mark.parametrize("engine", [*ENGINES, "mintlify"])
+def test_an_anchor_broken_on_the_upstreams_mintlify_site_is_said(engine: str, tmp_path: Path,
+                                                                 cache_dir: Path) -> None:
+    """A Mintlify upstream's link to a heading by its GitHub spelling (Continue's FAQ links
+    `#android-studio---nothing-to-show-in-chat`; Mintlify's id is
+    `#android-studio-nothing-to-show-in-chat`) is broken on its own site (`mint
+    broken-links --check-anchors` says so): resolved here, and said, as a link to a page's
+    `.md` file is. Links by Mintlify's ids, to HTML ids and custom ids say nothing."""
+    files: dict[str, str | bytes] = {
+        "docs/docs.json": '{"name": "Up", "navigation": {"pages": ["index", "faqs"]}}\n',
+        "docs/index.mdx": "# Home\n\nSee [a](/faqs#android-studio---nothing-to-show-in-chat), "
+                          "[b](/faqs#android-studio-nothing-to-show-in-chat), [c](/faqs#kept) "
+                          "and [d](/faqs#own).\n",
+        "docs/faqs.mdx": "# FAQs\n\n## Android Studio - Nothing to show in chat\n\nText.\n\n"
+                         '<a id="kept"></a>\n\n## Setup {#own}\n\nMore.\n',
+    }
+    up = tmp_path / "up"
+    commit = make_repo(up, files)
+    if engine == "mintlify":
+        from test_mintlify_host import _build_section
+        stderr = _build_section(tmp_path / "m", files, "")
+        said = [line for line in stderr.splitlines() if "Mintlify site" in line]
+    else:
+        host = make_host(engine, tmp_path / "host", up.as_uri(), commit)
+        run = host.build(strict=False)
+        assert run.returncode == 0, run.output
+        said = [line for line in run.output.splitlines() if "Mintlify site" in line]
+        html = host.site().page(host.page_file("index.md")).text
+        assert html.count("nothing-to-show-in-chat") == 2, html  # both resolved
+    assert len(said) == 1 and "#android-studio---nothing-to-show-in-chat is broken" in said[0]
+    assert "(the id there is #android-studio-nothing-to-show-in-chat)" in said[0]
+    assert "docs/index.mdx:3" in said[0]

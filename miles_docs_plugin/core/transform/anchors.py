@@ -176,7 +176,7 @@ class AnchorMap(Record):
     ever looked up that way.
     """
 
-    __slots__ = ("_aliases", "_pending", "_too_deep", "emitted")
+    __slots__ = ("_aliases", "_native", "_pending", "_too_deep", "emitted")
     _fields = ("emitted", "aliases", "too_deep")
     emitted: set[str]
     _aliases: dict[str, str]
@@ -189,6 +189,7 @@ class AnchorMap(Record):
         self.emitted = set() if emitted is None else emitted
         self._aliases = {} if aliases is None else aliases
         self._too_deep = {} if too_deep is None else too_deep
+        self._native: dict[str, str] = {}
         self._pending = None
 
     @property
@@ -213,8 +214,18 @@ class AnchorMap(Record):
     def too_deep(self, value: dict[str, int]) -> None:
         self._too_deep = value
 
+    @property
+    def native(self) -> dict[str, str]:
+        """The ids the page has on a Mintlify site (its heading ids as Mintlify makes them,
+        ``{#custom}`` ids, ids of HTML and components), each to the emitted id it stands
+        for: a link of a Mintlify upstream that names none of them is broken there."""
+        if self._pending is not None:
+            self._complete()
+        return self._native
+
     def __setstate__(self, state: tuple[Any, ...]) -> None:
         self._pending = None
+        self._native = {}
         super().__setstate__(state)
 
     def _complete(self) -> None:
@@ -260,6 +271,7 @@ class AnchorMap(Record):
         """
         amap = cls()
         skip = set(synthetic)
+        custom_ids: dict[int, str] = {}  #: by line, a heading's ``{#id}``
         by_line: dict[int, str] = {}
         #: per heading that upstream authors saw: (text, its level when the engine gives it
         #: no id, else 0; the emitted id, "" for none; its line)
@@ -272,6 +284,8 @@ class AnchorMap(Record):
                     seen.append((text, heading.level, "", heading.line))
                 continue
             emitted = custom or slugger(text)
+            if custom:
+                custom_ids[heading.line] = custom
             if heading.line in skip:
                 if emitted:
                     amap.emitted.add(emitted)
@@ -303,11 +317,15 @@ class AnchorMap(Record):
                 removed = (heading_ids or {}).get(line)
                 if removed:
                     aliases.setdefault(removed, emitted)
+                custom = removed or custom_ids.get(line)
+                amap._native.setdefault(custom or mintlify, emitted)
                 aliases.setdefault(upstream, emitted)
                 aliases.setdefault(upstream.lower(), emitted)
                 aliases.setdefault(mintlify, emitted)
                 # an MkDocs site's pages link to its own slugs (attr_list ids aside)
                 aliases.setdefault(mkdocs, emitted)
+            for html_id in html_ids:
+                amap._native.setdefault(html_id.value, html_id.value)
             if not raw_html_ids:
                 for html_id in html_ids:
                     heading_id = by_line.get(html_id.line) or by_line.get(html_id.line + 1)

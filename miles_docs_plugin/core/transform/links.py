@@ -46,6 +46,7 @@ from ..model import (
 )
 from ..section.sanitize import UNSAFE_SCHEMES, unsafe_url, url_scheme
 from ..urls import web_link
+from .anchors import mintlify_clean
 from .lookup import find_page, split_url
 from .redirects import redirected
 from .scanned import LINK_ATTRS, LinkRef, escape_destination, rewrite
@@ -297,6 +298,17 @@ def _anchor(ctx: BuildContext, section: Section, page: Page, target_section: Sec
                    f"anchor #{anchor} matches no heading or id in {where}; the link goes to "
                    "the top of the page", _severity(ctx))
         return ""
+    site = section.upstream
+    if target_section is section and site is not None and site.mintlify:
+        native = amap.native
+        if anchor not in native and native and mintlify_clean(anchor) not in native:
+            # a GitHub or MkDocs spelling of the heading: broken where the upstream is
+            # published (`mint broken-links --check-anchors` says so too)
+            there = next((k for k, v in native.items() if v == mapped), None)
+            ctx.report(section, page.path, link.line, "anchor",
+                       f"anchor #{anchor} is broken on the upstream's Mintlify site"
+                       + (f" (the id there is #{there})" if there else "")
+                       + "; it is resolved here", _severity(ctx))
     return "#" + mapped
 
 

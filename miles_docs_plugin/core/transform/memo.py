@@ -208,7 +208,7 @@ def _state_key(section: Section) -> Any:
 def anchors_digest(ctx: BuildContext, section: Section, page: Page) -> str:
     amap = ctx.anchors(section, page)
     return _digest([sorted(amap.emitted), sorted(amap.aliases.items()),
-                    sorted(amap.too_deep.items())])
+                    sorted(amap.too_deep.items()), sorted(amap.native.items())])
 
 
 class TransformMemo:
