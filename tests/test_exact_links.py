@@ -246,3 +246,19 @@ def test_an_anchor_broken_on_the_upstreams_mintlify_site_is_said(engine: str, tm
     assert len(said) == 1 and "#android-studio---nothing-to-show-in-chat is broken" in said[0]
     assert "(the id there is #android-studio-nothing-to-show-in-chat)" in said[0]
     assert "docs/index.mdx:3" in said[0]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_empty_link_with_an_id_is_an_anchor(engine: str, tmp_path: Path,
+                                               cache_dir: Path) -> None:
+    """pydantic keeps an old heading id with ``[](){#old-name}`` over the heading: on Sphinx
+    the list went and ``[]()`` stayed, a link to nothing (MyST: "cross-reference target not
+    found", which fails ``-W``); links to the old id reach the heading."""
+    from hosts import built_page
+    html = built_page(engine, tmp_path, {
+        "mkdocs.yml": "site_name: Up\nmarkdown_extensions: [attr_list]\n",
+        "docs/index.md": "# Home\n\n[](){#old-name}\n## New name\n\nText.\n\n"
+                         "See [it](#old-name).\n"})  # strict
+    assert "[]()" not in html and "{#old-name}" not in html
+    target = "#old-name" if engine == "mkdocs" else "#new-name"
+    assert f'href="{target}"' in html, html

@@ -639,6 +639,8 @@ def _abbreviations(upstream: UpstreamSite | None) -> bool:
     return not names.isdisjoint({"abbr", "extra", "pymdownx.extra"})
 
 
+#: An empty link whose attribute list gives it an id: an anchor (``[](){#old-name}``).
+EMPTY_ANCHOR_RE = lazy_re(r"\[\]\(\)\{:?[ \t]*#([A-Za-z][\w:.-]*)[ \t]*\}")
 #: attr_list's ``{ … }`` right after a link or an image (its ``)``).
 INLINE_ATTRS_RE = lazy_re(r"""\)\{:?[ \t]*(?:[#.][^\s{}]+|[A-Za-z_][\w-]*=(?:"[^"\n]*"|'[^'\n]*'|"""
                           r"""[^\s{}]+))(?:[ \t]+(?:[#.][^\s{}]+|[A-Za-z_][\w-]*=(?:"[^"\n]*"|"""
@@ -1383,7 +1385,9 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
         in_code = code or code_lines(fences(lines, commonmark=not mdx_source))
         for k, text in enumerate(lines):
             if "){" in text and k not in in_code:
-                kept = INLINE_ATTRS_RE.sub(")", text)
+                # ``[](){#old-name}``: an empty link that is only an anchor (pydantic keeps its
+                # old heading ids so), which left as ``[]()`` is a link to nothing
+                kept = INLINE_ATTRS_RE.sub(")", EMPTY_ANCHOR_RE.sub(r'<a id="\1"></a>', text))
                 if kept != text:
                     lines[k] = kept
                     changed = True
