@@ -311,3 +311,17 @@ def test_an_untitled_nav_group_has_no_level_of_its_own(tmp_path: Path) -> None:
     assert '"group": ""' not in text
     tab = next(t for t in json.loads(text)["navigation"]["tabs"] if t["tab"] != "Guide")
     assert tab["pages"][1:] == ["up/a", "up/b", {"group": "Named", "pages": ["up/c"]}], tab
+
+
+def test_a_link_to_the_title_heading_reaches_the_top_unsaid(tmp_path: Path) -> None:
+    """The title heading becomes the front matter's title, shown at the top of the page: a
+    link to its id (FastAPI's `index.md#fastapi`, from `# FastAPI { #fastapi }`) reaches
+    the top, where the title is, and says nothing (it warned "matches no heading")."""
+    out, stderr = _build(tmp_path, {
+        "mkdocs.yml": "site_name: Up\nmarkdown_extensions: [attr_list, toc]\n",
+        "docs/index.md": "# FastAPI { #fastapi }\n\nHome.\n",
+        "docs/other.md": "# Other\n\nSee [home](index.md#fastapi) and "
+                         "[gone](index.md#nowhere).\n"})
+    other = (out / "other.md").read_text("utf-8")
+    assert "[home](/up)" in other and "[gone](/up)" in other, other
+    assert "#fastapi" not in stderr and "#nowhere" in stderr, stderr

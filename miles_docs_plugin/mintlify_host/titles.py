@@ -20,6 +20,7 @@ import yaml
 
 from ..core.model import NavGroup, NavItem, NavPage, Page, Section, name_title
 from ..core.section.sandbox import tagless
+from ..core.transform.anchors import TITLE_IDS, title_ids
 
 #: ``page.extra`` key: the text of the leading ``#`` heading taken out of the body.
 HEADING = "mintlify_heading"
@@ -71,6 +72,7 @@ def take_heading(page: Page, body: str) -> str:
         return body
     first, last, text = found
     page.extra[HEADING] = text
+    page.extra[TITLE_IDS] = title_ids(lines[first], text)  # links to it reach the title
     for k in range(first, last + 1):
         lines[k] = ""
     return newline.join(lines)

@@ -35,6 +35,20 @@ _MKDOCS_COUNT = lazy_re(r"^(.*)_([0-9]+)$")
 _MINTLIFY_DROP = lazy_re(r"[?,;:!'\"()\[\]{}]")
 
 
+#: ``page.extra`` key: the ids the page's title heading had, where an engine shows the title
+#: itself and the heading is gone from the body (Mintlify's front matter ``title``): a link to
+#: one reaches the top of the page, where the title is, and is no problem.
+TITLE_IDS = "title_ids"
+
+
+def title_ids(raw: str, text: str) -> list[str]:
+    """Every id a title heading (``raw``: its Markdown, ``text``: as a title) may be linked
+    by: its attr_list id, and its slug as GitHub, MkDocs and Mintlify spell it."""
+    m = ATTR_ID_RE.search(raw)
+    return list(dict.fromkeys([*([m.group(1)] if m else []), github_slug(text),
+                               mkdocs_slug(text), mintlify_slug(text)]))
+
+
 def github_slug(text: str) -> str:
     """GitHub's heading slug (lowercase, spaces to ``-``, punctuation dropped)."""
     return _GITHUB_CLEAN.sub("", text.lower().replace(" ", "-"))

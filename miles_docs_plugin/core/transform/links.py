@@ -46,7 +46,7 @@ from ..model import (
 )
 from ..section.sanitize import UNSAFE_SCHEMES, unsafe_url, url_scheme
 from ..urls import web_link
-from .anchors import mintlify_clean
+from .anchors import TITLE_IDS, mintlify_clean
 from .lookup import find_page, split_url
 from .redirects import redirected
 from .scanned import LINK_ATTRS, LinkRef, escape_destination, rewrite
@@ -282,6 +282,8 @@ def _anchor(ctx: BuildContext, section: Section, page: Page, target_section: Sec
         return ""
     amap = ctx.anchors(target_section, target_page)
     mapped = amap.resolve(anchor)
+    if mapped is None and anchor in target_page.extra.get(TITLE_IDS, ()):
+        return ""  # the title heading, shown by the engine at the top of the page
     if mapped is None:
         where = "this page" if target_page is page else target_page.path
         level = amap.too_deep.get(anchor) or amap.too_deep.get(anchor.lower())

@@ -206,9 +206,12 @@ def _state_key(section: Section) -> Any:
 
 
 def anchors_digest(ctx: BuildContext, section: Section, page: Page) -> str:
+    from .anchors import TITLE_IDS  # loaded with the anchor map already
+
     amap = ctx.anchors(section, page)
     return _digest([sorted(amap.emitted), sorted(amap.aliases.items()),
-                    sorted(amap.too_deep.items()), sorted(amap.native.items())])
+                    sorted(amap.too_deep.items()), sorted(amap.native.items()),
+                    list(page.extra.get(TITLE_IDS, ()))])
 
 
 class TransformMemo:
