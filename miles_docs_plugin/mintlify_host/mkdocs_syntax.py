@@ -26,11 +26,9 @@ import re
 from functools import lru_cache
 
 from ..core.collect.upstream import UpstreamSite
-from ..core.transform.components import ATTR_FENCE_RE, INLINE_ATTRS_RE
+from ..core.transform.components import ABBR_RE, ATTR_FENCE_RE, INLINE_ATTRS_RE
 from ..core.transform.mdx import Fence, code_lines, fence_meta, fences, outside_code_spans
 
-#: Extensions that turn on others (Python-Markdown's ``extra``, pymdownx's ``extra``).
-BUNDLES = {"extra": ("abbr", "attr_list"), "pymdownx.extra": ("abbr", "attr_list")}
 #: A fence's pymdownx.highlight / superfences options.
 FENCE_OPTIONS_RE = re.compile(r"(?<![\w-])(?:title|hl_lines|linenums)=")
 #: One attribute of an attribute list: ``#id``, ``.class``, ``key=value``.
@@ -39,20 +37,9 @@ _ATTRS = rf"\{{:?[ \t]*(?P<attrs>{_ATTR}(?:[ \t]+{_ATTR})*)[ \t]*\}}"
 HEADING_ATTRS_RE = re.compile(rf"^(?P<heading> {{0,3}}#{{1,6}}[ \t].*?)[ \t]*{_ATTRS}[ \t]*$")
 LINE_ATTRS_RE = re.compile(rf"^[ \t]*{_ATTRS}[ \t]*$")
 ID_RE = re.compile(r"(?<!\S)#([A-Za-z][\w:.-]*)")
-ABBR_RE = re.compile(r"^[ \t]{0,3}\*\[[^\]\n]+\]:")
 MARK_RE = re.compile(r"(?<!=)==(?![=\s])(.+?)(?<![=\s])==(?!=)")
 INS_RE = re.compile(r"(?<!\^)\^\^(?![\^\s])(.+?)(?<![\^\s])\^\^(?!\^)")
 KEYS_RE = re.compile(r"\+\+([\w-]+(?:\+[\w-]+)*?)\+\+")
-
-
-def extensions(site: UpstreamSite) -> frozenset[str]:
-    """The Markdown extensions the upstream's ``mkdocs.yml`` turns on, by their short names."""
-    names: set[str] = set()
-    for name in site.extensions:
-        name = name.removeprefix("markdown.extensions.")
-        names.update(BUNDLES.get(name, ()))
-        names.add(name)
-    return frozenset(names)
 
 
 def _fence_line(fence: Fence) -> str | None:
@@ -128,7 +115,7 @@ def mkdocs_syntax(lines: list[str], site: UpstreamSite) -> bool:
             if new is not None and new != lines[fence.start]:
                 lines[fence.start] = new
                 changed = True
-    names = extensions(site)
+    names = site.extension_names()
     marks = names & {"attr_list", "pymdownx.mark", "pymdownx.caret", "pymdownx.keys"}
     abbr = "abbr" in names
     if not marks and not abbr:

@@ -360,13 +360,6 @@ UPSTREAM_SYNTAX = (
 GFM = frozenset({"footnotes", "pymdownx.tasklist", "pymdownx.tilde"})
 
 
-#: Extensions that turn on others (Python-Markdown's ``extra``, pymdownx's ``extra``).
-EXTENSION_BUNDLES = {
-    "extra": ("abbr", "attr_list", "def_list", "fenced_code", "footnotes", "md_in_html",
-              "tables"),
-    "pymdownx.extra": ("pymdownx.betterem", "pymdownx.superfences", "footnotes", "attr_list",
-                       "def_list", "tables", "abbr", "md_in_html"),
-}
 
 
 def extension_options(name: str) -> dict[str, Any] | None:
@@ -404,11 +397,7 @@ def upstream_syntax(site: UpstreamSite | None) -> frozenset[str]:
     """The extensions of :data:`UPSTREAM_SYNTAX` the upstream's pages are written for."""
     if site is None or not site.mkdocs:
         return GFM
-    names: set[str] = set()
-    for name in site.extensions:
-        name = name.removeprefix("markdown.extensions.")
-        names.update(EXTENSION_BUNDLES.get(name, (name,)))
-    return frozenset(names).intersection(name for name, _, _ in UPSTREAM_SYNTAX)
+    return site.extension_names().intersection(name for name, _, _ in UPSTREAM_SYNTAX)
 
 
 #: An opening fence Python-Markdown's own ``fenced_code`` reads (at the margin, a language at

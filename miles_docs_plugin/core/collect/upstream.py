@@ -117,10 +117,28 @@ class UpstreamSite(Record):
         """An MkDocs site (``mkdocs.yml`` / ``mkdocs.yaml``)."""
         return self.kind.startswith("mkdocs.")
 
+    def extension_names(self) -> frozenset[str]:
+        """The Markdown extensions the site turns on, by their short names
+        (``markdown.extensions.toc`` is ``toc``), with those its bundles turn on."""
+        names: set[str] = set()
+        for name in self.extensions:
+            name = name.removeprefix("markdown.extensions.")
+            names.update(EXTENSION_BUNDLES.get(name, (name,)))
+        return frozenset(names)
+
     @property
     def mintlify(self) -> bool:
         """A Mintlify site (``docs.json`` / ``mint.json``)."""
         return self.kind in ("docs.json", "mint.json")
+
+
+#: Extensions that turn on others (Python-Markdown's ``extra``, pymdownx's ``extra``).
+EXTENSION_BUNDLES = {
+    "extra": ("abbr", "attr_list", "def_list", "fenced_code", "footnotes", "md_in_html",
+              "tables"),
+    "pymdownx.extra": ("pymdownx.betterem", "pymdownx.superfences", "footnotes", "attr_list",
+                       "def_list", "tables", "abbr", "md_in_html"),
+}
 
 
 class _Invalid(Exception):

@@ -627,16 +627,13 @@ def _emoji_index() -> dict[str, str]:
 
 
 #: An abbreviation's definition (Python-Markdown's abbr).
-ABBR_RE = lazy_re(r"^\*\[[^\]\n]+\]:")
+ABBR_RE = lazy_re(r"^[ \t]{0,3}\*\[[^\]\n]+\]:")
 
 
 def _abbreviations(upstream: UpstreamSite | None) -> bool:
     """Whether the upstream's own site reads abbr's definitions (MkDocs: ``abbr``, or the
     ``extra`` bundles that turn it on); elsewhere they are text, as written."""
-    if upstream is None or not upstream.mkdocs:
-        return False
-    names = {name.removeprefix("markdown.extensions.") for name in upstream.extensions}
-    return not names.isdisjoint({"abbr", "extra", "pymdownx.extra"})
+    return upstream is not None and upstream.mkdocs and "abbr" in upstream.extension_names()
 
 
 #: An empty link whose attribute list gives it an id: an anchor (``[](){#old-name}``).
@@ -1396,7 +1393,7 @@ def prepare_page(page: Page, ctx: BuildContext) -> None:
         # read, would show as text; the terms stay, without their tooltip
         in_code = code or code_lines(fences(lines, commonmark=not mdx_source))
         for k, text in enumerate(lines):
-            if text.startswith("*[") and k not in in_code and ABBR_RE.match(text):
+            if "*[" in text and k not in in_code and ABBR_RE.match(text):
                 lines[k] = ""
                 changed = True
     fence_infos = structure.fences
