@@ -306,3 +306,11 @@ def test_sets_of_tabs_one_after_another_stay_apart_on_mkdocs(tmp_path: Path,
     html = host.site().page(host.page_file("index.md")).text
     sets = re.findall(r'class="tabbed-set[^"]*" data-tabs="(\d+):(\d+)"', html)
     assert [int(n) for _, n in sets] == [2, 1, 1, 2], sets
+
+
+def test_a_type_that_is_no_class_name_is_a_note() -> None:
+    """A block's ``type`` is upstream text: one the indented syntax cannot carry as a class
+    (quotes, markup) is a note, not part of the header line."""
+    kinds = registered({"pymdownx.blocks.admonition": {}})
+    out, _ = rewrite("/// admonition | T\n    type: 'x\"<b>'\nText.\n///\n", kinds)
+    assert out.split("\n")[0] == '!!! note "T"', out

@@ -52,6 +52,8 @@ START_RE = lazy_re(r"^(?P<indent>[ \t]*)(?P<slashes>/{3,})[ ]*(?P<name>[\w-]+)[ 
 #: A block's last line (``RE_END``): as many ``/`` as its first.
 END_RE = lazy_re(r"^[ \t]*(/{3,})[ ]*$")
 _SEPARATORS = re.compile(r"[_-]+")
+#: A class name the indented syntax reads (``!!! type``: Python-Markdown's ``[\w-]+``).
+_CLASS_RE = re.compile(r"[\w-]+")
 
 
 class Kind:
@@ -140,6 +142,8 @@ def _header(kind: Kind, name: str, arg: str, options: dict[str, Any]) -> str:
             "===+" if options.get("select") is True else "==="
         return f"{mark} {_quoted(arg)}"
     css = str(options.get("type") or kind.css or "note").split()[0]
+    if not _CLASS_RE.fullmatch(css):
+        css = "note"  # a class the indented syntax can carry, or none of the page's text
     if arg:
         title = arg
     elif name in ("admonition", "details"):  # titled by its type, when it has one
