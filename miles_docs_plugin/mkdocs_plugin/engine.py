@@ -587,21 +587,82 @@ def page_extensions(content: str, upstream: frozenset[str] = frozenset()) -> set
 
 
 #: A page whose blocks Python-Markdown may read otherwise than CommonMark
-#: (:mod:`.commonmark`): a line indented one to three columns past a multiple of four (an
-#: item's text, or a nested item, under its parent's text; a fence or a component's block
-#: indented as MDX allows), a list item right under a line that is no list item (a list that
-#: interrupts a paragraph), a list item after a list item and a blank line (a second list), a
-#: fence right under a line of text, a line of text right under a bare fence (the text after
-#: a block of code), or an escaped pipe in code in a table row.
-#: (Each lookahead is tried once per line, before the indentation: tried after each column
-#: of it, a line of spaces would take time as its square.)
+#: (:mod:`.commonmark`), but for its fenced blocks (:func:`_fence_touches_text`): a line
+#: indented one to three columns past a multiple of four (an item's text, or a nested item,
+#: under its parent's text; a fence or a component's block indented as MDX allows), a list
+#: item right under a line that is no list item (a list that interrupts a paragraph), a list
+#: item after a list item and a blank line (a second list), or an escaped pipe in code in a
+#: table row. (Each lookahead is tried once per line, before the indentation: tried after
+#: each column of it, a line of spaces would take time as its square.)
 _BLOCK_HINT_RE = lazy_re(r"\n(?:(?: {4})* {1,3}\S|"
                          r"(?![ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$))(?: {4})*[^ \t\n][^\n]*\n"
                          r"(?: {4})*(?:[-*+]|\d{1,9}[.)])[ \t]|"
                          r"(?:[-*+]|\d{1,9}[.)])[ \t][^\n]*\n\n(?:[-*+]|\d{1,9}[.)])[ \t]|"
-                         r"(?: {4})*[^ \t\n][^\n]*\n(?: {4})*(?:`{3}|~{3})|"
-                         r"(?: {4})*(?:`{3,}|~{3,})[ \t]*\n(?: {4})*[^ \t\n`~]|"
                          r"[ \t]*\|[^\n]*`[^`\n]*\\\|)")
+#: A line that may open or close a fenced block, with its indentation, its run of backticks
+#: or tildes and the rest of the line.
+_FENCE_LINE_RE = lazy_re(r"^([ \t]*)(`{3,}|~{3,})(.*)$", re.M)
+#: The start of an HTML block of types 1 to 5 (``<pre>``, ``<script>``, ``<style>``,
+#: ``<textarea>``, a comment, a processing instruction, a declaration, CDATA): it may run
+#: over blank lines, and a fence in it is none.
+_LONG_HTML_RE = lazy_re(r"^[ \t]*<(?:[!?]|(?:pre|script|style|textarea)(?:[\s>]|$))",
+                        re.M | re.I)
+
+
+def _fence_touches_text(content: str) -> bool:
+    """Whether a fenced block of ``content`` may open right under a line of text or close
+    right above one (superfences then reads it as that paragraph's text, where CommonMark
+    reads a block: :func:`.commonmark.commonmark_blocks` puts a blank line between).
+
+    Read on a page in which no line is indented one to three columns past a multiple of four
+    (:data:`_BLOCK_HINT_RE` has not found one), so every fence line stands at a multiple of
+    four columns. A block is followed from its opening line to a closing one of the same
+    indentation, the same character and no shorter; True (the page is shaped, as any page
+    was before this test) wherever CommonMark might read the lines otherwise: a line of the
+    block less indented than its opening line (a list item or a component block may end
+    there, and the fence with it), no closing line, a tab in a fence line's indentation, or
+    an HTML block that may run over blank lines. A closing fence after a code line, or a code
+    line after a bare opening fence, is no line of text next to a block: a page whose every
+    block stands between blank lines (or the page's ends) needs no shaping for them."""
+    if "```" not in content and "~~~" not in content:
+        return False
+    if "<" in content and _LONG_HTML_RE.search(content) is not None:
+        return True
+    lines = content.split("\n")
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    # the line of each fence line found, by where the line starts
+    index = {start: k for k, start in enumerate(starts)}
+    found = [(index[m.start()], m) for m in _FENCE_LINE_RE.finditer(content)]
+    i = 0
+    while i < len(found):
+        k, m = found[i]
+        indent, marker, info = m.group(1), m.group(2), m.group(3)
+        i += 1
+        if k > 0 and lines[k - 1].strip():
+            return True  # opens right under a line (or is text, a code span, right under one)
+        if marker[0] == "`" and "`" in info:
+            continue  # no fence: text (a code span)
+        if "\t" in indent:
+            return True
+        close = None
+        while i < len(found):
+            j, c = found[i]
+            i += 1
+            if (c.group(1) == indent and c.group(2)[0] == marker[0]
+                    and len(c.group(2)) >= len(marker) and not c.group(3).strip()):
+                close = j
+                break
+        if close is None:
+            return True  # open to the end of the page (or of its container)
+        width = len(indent)
+        if any(line.strip() and len(line) - len(line.lstrip(" ")) < width
+               for line in lines[k + 1:close]):
+            return True  # its container may end inside it
+        if close + 1 < len(lines) and lines[close + 1].strip():
+            return True  # closes right above a line
+    return False
 
 
 #: A backslash escape CommonMark reads and Python-Markdown does not (``commonmark.ESCAPES``).
@@ -609,7 +670,9 @@ _ESCAPE_HINT_RE = lazy_re(r"\\[%@,/;?\"$&'<:=^~]")
 
 
 def _may_need_shaping(content: str) -> bool:
-    """Whether :data:`_BLOCK_HINT_RE` finds a line of ``content``: searched after a newline,
-    which ``re`` skips to, rather than with ``(?m)^`` tried at every position (62 ms against
-    a few for 1,000 pages)."""
-    return _BLOCK_HINT_RE.search("\n" + content) is not None
+    """Whether :data:`_BLOCK_HINT_RE` finds a line of ``content`` (searched after a newline,
+    which ``re`` skips to, rather than with ``(?m)^`` tried at every position: 62 ms against
+    a few for 1,000 pages), or a fenced block touches a line of text
+    (:func:`_fence_touches_text`). Shaping parses the page with markdown-it: ~1 ms a page."""
+    return (_BLOCK_HINT_RE.search("\n" + content) is not None
+            or _fence_touches_text(content))

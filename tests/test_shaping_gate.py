@@ -1,0 +1,103 @@
+"""Which pages the MkDocs engine shapes for Python-Markdown (``_may_need_shaping``).
+
+Shaping (:func:`commonmark_blocks`) parses a page with markdown-it, about a millisecond a page:
+on a cold build of 1,000 pages with a fenced block each it was most of the MkDocs engine's own
+time. The gate must let through every page whose rendering shaping changes, and may leave out
+the rest: a closing fence under a code line, or a code line under a bare opening fence, is no
+fence next to a line of text.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import markdown
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support import CORPUS
+
+from miles_docs_plugin.mkdocs_plugin.commonmark import commonmark_blocks
+from miles_docs_plugin.mkdocs_plugin.engine import _may_need_shaping, mkdocs_source
+
+EXTENSIONS = ["admonition", "pymdownx.superfences", "pymdownx.details", "pymdownx.tabbed",
+              "tables", "attr_list"]
+
+
+def _rendered(text: str) -> str:
+    """Python-Markdown's HTML with runs of white space outside ``<pre>`` made one space (the
+    shaping moves a continued item's text by a column, which no reader sees)."""
+    html = markdown.markdown(text, extensions=EXTENSIONS)
+    parts = re.split(r"(<pre.*?</pre>)", html, flags=re.S)
+    return "".join(p if p.startswith("<pre") else re.sub(r"\s+", " ", p) for p in parts)
+
+
+def _reads_the_same_unshaped(page: str) -> bool:
+    shaped = commonmark_blocks(page)
+    return shaped == page or _rendered(shaped) == _rendered(page)
+
+
+BETWEEN_BLANK_LINES = [
+    "Intro.\n\n```bash\ngit clone x\npython run.py\n```\n\nMore text.\n",
+    "# Title\n\n```\nplain code\n```\n\n~~~python\nx = 1\n~~~\n",
+    "Text.\n\n````md\n```\ninner\n```\n````\n\nAfter.\n",
+    "- item\n\n    ```python\n    code\n    ```\n\n- next\n",
+]
+
+
+@pytest.mark.parametrize("page", BETWEEN_BLANK_LINES)
+def test_fenced_blocks_between_blank_lines_are_not_shaped(page: str) -> None:
+    assert not _may_need_shaping(page)
+    assert commonmark_blocks(page) == page  # shaping would have changed nothing
+    assert mkdocs_source(page, 0) == page
+
+
+TOUCHING = [
+    "Run:\n```bash\necho x\n```\n\nDone.\n",  # opens right under a line of text
+    "Text.\n\n```bash\necho x\n```\nThen more.\n",  # closes right above one
+    "```\nnever closed\n",  # open to the end of the page
+    "- item\n\n    ```\n    code\nback at the margin\n    ```\n",  # the item may end inside
+    "<pre>\n\n```\n</pre>\n\ntext\n```\n",  # an HTML block over blank lines
+    "Text.\n\n\t```\n\tcode\n\t```\n",  # a tab in a fence's indentation
+]
+
+
+@pytest.mark.parametrize("page", TOUCHING)
+def test_a_fence_that_may_touch_text_is_still_shaped(page: str) -> None:
+    assert _may_need_shaping(page)
+
+
+def test_a_fence_right_under_text_gets_its_blank_line() -> None:
+    page = TOUCHING[0]
+    assert mkdocs_source(page, 0) == "Run:\n\n```bash\necho x\n```\n\nDone.\n"
+
+
+def _corpus_pages() -> list[Path]:
+    trees = [CORPUS / "miles_diffusion" / "v1" / "docs", CORPUS / "miles_diffusion" / "v2" / "docs",
+             CORPUS / "miles_host" / "tree" / "docs", CORPUS / "mem0" / "tree" / "docs"]
+    return [p for tree in trees for p in sorted(tree.rglob("*.md*")) if p.is_file()]
+
+
+def test_every_corpus_page_left_unshaped_reads_the_same() -> None:
+    pages = _corpus_pages()
+    if not pages:
+        pytest.skip(f"no corpus at {CORPUS}")
+    left = [p for p in pages if not _may_need_shaping(p.read_text("utf-8"))]
+    assert left, "the gate let every corpus page through"
+    differ = [p.name for p in left if not _reads_the_same_unshaped(p.read_text("utf-8"))]
+    assert differ == []
+
+
+LINES = ["Some text.", "", "", "```", "```python", "````", "~~~", "- item", "    ```",
+         "    code", "    - nested", "!!! note", "    text", "<div>", "</div>", "<!-- c -->",
+         "<pre>", "</pre>", "> ```", "> quote", "# Head", "| a | b |", "|---|---|", "\t```",
+         "        ```", '```js title="x"', "`` ` ``", "``` `x` ```", "echo x"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(LINES), min_size=1, max_size=14))
+def test_a_generated_page_left_unshaped_reads_the_same(lines: list[str]) -> None:
+    page = "\n".join(lines)
+    if not _may_need_shaping(page):
+        assert _reads_the_same_unshaped(page), page
