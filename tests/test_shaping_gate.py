@@ -16,6 +16,7 @@ import markdown
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 from support import CORPUS
 
 from miles_docs_plugin.mkdocs_plugin.commonmark import commonmark_blocks
@@ -73,6 +74,17 @@ def test_a_fence_right_under_text_gets_its_blank_line() -> None:
     assert mkdocs_source(page, 0) == "Run:\n\n```bash\necho x\n```\n\nDone.\n"
 
 
+@pytest.mark.parametrize("page", ["Text.\n\n- item\n1. item\n", "1. one\n2. two\n- three\n",
+                                  "- a\n- b\n3. c\n\nAfter.\n"])
+def test_a_list_of_the_other_kind_right_under_an_item_is_shaped(page: str) -> None:
+    # CommonMark starts a new list there; Python-Markdown went on with the one above
+    assert _may_need_shaping(page)
+    lists = MarkdownIt("commonmark").render(page)
+    shaped = _rendered(mkdocs_source(page, 0))
+    for tag in ("<ul", "<ol", "<li"):
+        assert shaped.count(tag) == lists.count(tag), (page, shaped)
+
+
 def _corpus_pages() -> list[Path]:
     trees = [CORPUS / "miles_diffusion" / "v1" / "docs", CORPUS / "miles_diffusion" / "v2" / "docs",
              CORPUS / "miles_host" / "tree" / "docs", CORPUS / "mem0" / "tree" / "docs"]
@@ -89,7 +101,7 @@ def test_every_corpus_page_left_unshaped_reads_the_same() -> None:
     assert differ == []
 
 
-LINES = ["Some text.", "", "", "```", "```python", "````", "~~~", "- item", "    ```",
+LINES = ["Some text.", "", "", "```", "```python", "````", "~~~", "- item", "1. item", "    ```",
          "    code", "    - nested", "!!! note", "    text", "<div>", "</div>", "<!-- c -->",
          "<pre>", "</pre>", "> ```", "> quote", "# Head", "| a | b |", "|---|---|", "\t```",
          "        ```", '```js title="x"', "`` ` ``", "``` `x` ```", "echo x"]

@@ -591,13 +591,16 @@ def page_extensions(content: str, upstream: frozenset[str] = frozenset()) -> set
 #: indented one to three columns past a multiple of four (an item's text, or a nested item,
 #: under its parent's text; a fence or a component's block indented as MDX allows), a list
 #: item right under a line that is no list item (a list that interrupts a paragraph), a list
-#: item after a list item and a blank line (a second list), or an escaped pipe in code in a
-#: table row. (Each lookahead is tried once per line, before the indentation: tried after
-#: each column of it, a line of spaces would take time as its square.)
+#: item after a list item and a blank line (a second list), a numbered item right under a
+#: bulleted one or the other way round, at the margin (a new list in CommonMark, the same one in
+#: Python-Markdown), or an escaped pipe in code in a table row. (Each lookahead is tried
+#: once per line, before the indentation: tried after each column of it, a line of spaces
+#: would take time as its square.)
 _BLOCK_HINT_RE = lazy_re(r"\n(?:(?: {4})* {1,3}\S|"
                          r"(?![ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$))(?: {4})*[^ \t\n][^\n]*\n"
                          r"(?: {4})*(?:[-*+]|\d{1,9}[.)])[ \t]|"
                          r"(?:[-*+]|\d{1,9}[.)])[ \t][^\n]*\n\n(?:[-*+]|\d{1,9}[.)])[ \t]|"
+                         r"(?:[-*+][ \t][^\n]*\n\d{1,9}[.)]|\d{1,9}[.)][ \t][^\n]*\n[-*+])[ \t]|"
                          r"[ \t]*\|[^\n]*`[^`\n]*\\\|)")
 #: A line that may open or close a fenced block, with its indentation, its run of backticks
 #: or tildes and the rest of the line.
