@@ -446,7 +446,8 @@ def _hostile_lines() -> dict[str, Callable[[], object]]:
     return {
         "attr_list": lambda: page_extensions("{#" * 100_000),
         "page ids": lambda: MkDocsEngine.page_ids(None, "{" * 200_000),  # type: ignore[arg-type]
-        "block hint": lambda: _may_need_shaping(" " * 500_000 + "x"),
+        "block hint": lambda: (_may_need_shaping(" " * 500_000 + "x"),
+                               _may_need_shaping(" " * 500_000 + "- x\n- y")),
         "code notation": notation,
         "heading attributes": lambda: HEADING_ATTRS_RE.sub("", "{#" * 100_000),
         "md_in_html tag": lambda: markdown_in_html_view("<div" + " markdown" * 50_000 + "\n"),

@@ -587,21 +587,38 @@ def page_extensions(content: str, upstream: frozenset[str] = frozenset()) -> set
 
 
 #: A page whose blocks Python-Markdown may read otherwise than CommonMark
-#: (:mod:`.commonmark`), but for its fenced blocks (:func:`_fence_touches_text`): a line
+#: (:mod:`.commonmark`), but for its fenced blocks (:func:`_fence_bodies`): a line
 #: indented one to three columns past a multiple of four (an item's text, or a nested item,
 #: under its parent's text; a fence or a component's block indented as MDX allows), a list
 #: item right under a line that is no list item (a list that interrupts a paragraph), a list
-#: item after a list item and a blank line (a second list), a numbered item right under a
-#: bulleted one or the other way round, at the margin (a new list in CommonMark, the same one in
-#: Python-Markdown), or an escaped pipe in code in a table row. (Each lookahead is tried
-#: once per line, before the indentation: tried after each column of it, a line of spaces
-#: would take time as its square.)
+#: item after a list item and a blank line (a second list), a nested item right above an
+#: item of the list it is in or at the margin (Python-Markdown may take the outer item into
+#: the nested list), or an escaped pipe in code in a table row. Searched outside the lines
+#: of code and of HTML blocks (:func:`_may_need_shaping`). (Each lookahead is tried once per
+#: line, before the indentation: tried after each column of it, a line of spaces would take
+#: time as its square.)
 _BLOCK_HINT_RE = lazy_re(r"\n(?:(?: {4})* {1,3}\S|"
                          r"(?![ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$))(?: {4})*[^ \t\n][^\n]*\n"
                          r"(?: {4})*(?:[-*+]|\d{1,9}[.)])[ \t]|"
                          r"(?:[-*+]|\d{1,9}[.)])[ \t][^\n]*\n\n(?:[-*+]|\d{1,9}[.)])[ \t]|"
-                         r"(?:[-*+][ \t][^\n]*\n\d{1,9}[.)]|\d{1,9}[.)][ \t][^\n]*\n[-*+])[ \t]|"
+                         r"(?P<i>(?: {4})*) {4}(?:[-*+]|\d{1,9}[.)])[ \t][^\n]*\n"
+                         r"(?P=i)(?:[-*+]|\d{1,9}[.)])[ \t]|"
+                         r"(?: {4})+(?:[-*+]|\d{1,9}[.)])[ \t][^\n]*\n(?:[-*+]|\d{1,9}[.)])[ \t]|"
                          r"[ \t]*\|[^\n]*`[^`\n]*\\\|)")
+#: The start of an HTML block of CommonMark's sixth kind at the margin after a blank line
+#: (or at the page's start); the tag names are those of CommonMark 0.30.
+_HTML_BLOCK_RE = lazy_re(
+    r"(?:\A|\n[ \t]*\n)</?(?:address|article|aside|base|basefont|blockquote|body|caption|center|"
+    r"col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|"
+    r"frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|"
+    r"noframes|ol|optgroup|option|p|param|section|summary|table|tbody|td|tfoot|th|thead|title|"
+    r"tr|track|ul)(?=[ \t/>]|\n|\Z)", re.I)
+#: A blank line (after the newline that ends the line above it).
+_BLANK_LINE_RE = lazy_re(r"\n[ \t]*(?:\n|\Z)")
+#: A component's opening line (:data:`.commonmark.OPENER_RE`), anywhere in a block.
+_OPENER_LINE_RE = lazy_re(r"\n *(?:!!!|\?\?\?\+?|===[+!]{0,2}) ")
+#: An item at the margin, after a newline, with its bullet or number.
+_MARGIN_ITEM_RE = lazy_re(r"\n([-*+]|\d{1,9}[.)])(?:[ \t]|$)", re.M)
 #: A line that may open or close a fenced block, with its indentation, its run of backticks
 #: or tildes and the rest of the line.
 _FENCE_LINE_RE = lazy_re(r"^([ \t]*)(`{3,}|~{3,})(.*)$", re.M)
@@ -612,59 +629,112 @@ _LONG_HTML_RE = lazy_re(r"^[ \t]*<(?:[!?]|(?:pre|script|style|textarea)(?:[\s>]|
                         re.M | re.I)
 
 
-def _fence_touches_text(content: str) -> bool:
-    """Whether a fenced block of ``content`` may open right under a line of text or close
-    right above one (superfences then reads it as that paragraph's text, where CommonMark
-    reads a block: :func:`.commonmark.commonmark_blocks` puts a blank line between).
+def _fence_bodies(content: str) -> list[tuple[int, int]] | None:
+    """The bodies of the fenced blocks of ``content`` (from the start of a block's first line
+    to the start of its closing line), or None where a block may open right under a line of
+    text or close right above one (superfences then reads it as that paragraph's text,
+    where CommonMark reads a block: :func:`.commonmark.commonmark_blocks` puts a blank line
+    between) or where CommonMark might read the lines otherwise.
 
-    Read on a page in which no line is indented one to three columns past a multiple of four
-    (:data:`_BLOCK_HINT_RE` has not found one), so every fence line stands at a multiple of
-    four columns. A block is followed from its opening line to a closing one of the same
-    indentation, the same character and no shorter; True (the page is shaped, as any page
-    was before this test) wherever CommonMark might read the lines otherwise: a line of the
-    block less indented than its opening line (a list item or a component block may end
-    there, and the fence with it), no closing line, a tab in a fence line's indentation, or
-    an HTML block that may run over blank lines. A closing fence after a code line, or a code
-    line after a bare opening fence, is no line of text next to a block: a page whose every
-    block stands between blank lines (or the page's ends) needs no shaping for them."""
+    A block is followed from its opening line to a closing one of the same indentation, the
+    same character and no shorter: CommonMark closes it there when every fence line stands
+    at a multiple of four columns. None, then, for a fence line that does not (CommonMark
+    closes a block with a fence indented up to three columns), a line of the block less
+    indented than its opening line (a list item or a component block may end there, and the
+    fence with it), no closing line, a tab in a fence line's indentation, or an HTML block
+    that may run over blank lines. A closing fence after a code line, or a code line after
+    a bare opening fence, is no line of text next to a block: a page whose every block
+    stands between blank lines (or the page's ends) needs no shaping for them."""
     if "```" not in content and "~~~" not in content:
-        return False
+        return []
     if "<" in content and _LONG_HTML_RE.search(content) is not None:
-        return True
-    lines = content.split("\n")
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line) + 1)
-    # the line of each fence line found, by where the line starts
-    index = {start: k for k, start in enumerate(starts)}
-    found = [(index[m.start()], m) for m in _FENCE_LINE_RE.finditer(content)]
+        return None
+    found = list(_FENCE_LINE_RE.finditer(content))
+    bodies: list[tuple[int, int]] = []
     i = 0
     while i < len(found):
-        k, m = found[i]
+        m = found[i]
         indent, marker, info = m.group(1), m.group(2), m.group(3)
         i += 1
-        if k > 0 and lines[k - 1].strip():
-            return True  # opens right under a line (or is text, a code span, right under one)
+        if m.start() > 0 and content[content.rfind("\n", 0, m.start() - 1) + 1:m.start()].strip():
+            return None  # opens right under a line (or is text, a code span, right under one)
         if marker[0] == "`" and "`" in info:
             continue  # no fence: text (a code span)
-        if "\t" in indent:
-            return True
+        if "\t" in indent or len(indent) % 4:
+            return None
         close = None
         while i < len(found):
-            j, c = found[i]
+            c = found[i]
             i += 1
             if (c.group(1) == indent and c.group(2)[0] == marker[0]
                     and len(c.group(2)) >= len(marker) and not c.group(3).strip()):
-                close = j
+                close = c
                 break
+            if len(c.group(1).expandtabs(4)) % 4:
+                return None  # CommonMark may close the block there
         if close is None:
-            return True  # open to the end of the page (or of its container)
+            return None  # open to the end of the page (or of its container)
+        body = content[m.end() + 1:close.start()]
         width = len(indent)
-        if any(line.strip() and len(line) - len(line.lstrip(" ")) < width
-               for line in lines[k + 1:close]):
-            return True  # its container may end inside it
-        if close + 1 < len(lines) and lines[close + 1].strip():
-            return True  # closes right above a line
+        if width and any(line.strip() and len(line) - len(line.lstrip(" ")) < width
+                         for line in body.split("\n")):
+            return None  # its container may end inside it
+        after = close.end() + 1
+        end = content.find("\n", after)
+        if content[after:end if end >= 0 else len(content)].strip():
+            return None  # closes right above a line
+        bodies.append((m.end() + 1, close.start()))
+    return bodies
+
+
+def _html_bodies(content: str) -> list[tuple[int, int]]:
+    """The lines after the first of each HTML block of ``content`` that opens at the margin
+    after a blank line with a tag of CommonMark's sixth kind (``<div>``, ``<p>``, ``<table>``
+    …) and runs to the next blank line: shaping (:func:`.commonmark.commonmark_blocks`)
+    changes nothing in such a block, which CommonMark reads as raw HTML and Python-Markdown
+    as raw HTML or its text. A block with a component's opening line in it is left out (the
+    shaping reads those wherever they are)."""
+    found: list[tuple[int, int]] = []
+    for m in _HTML_BLOCK_RE.finditer(content):
+        start = content.find("\n", m.end())
+        if start < 0:
+            break
+        blank = _BLANK_LINE_RE.search(content, start)
+        end = blank.start() + 1 if blank is not None else len(content)
+        if _OPENER_LINE_RE.search(content, start, end) is None:
+            found.append((start + 1, end))
+    return found
+
+
+def _item_kinds(content: str) -> int:
+    """How many kinds of item stand at the margin of ``content`` (which starts with a newline)."""
+    return len({m.group(1)[-1] for m in _MARGIN_ITEM_RE.finditer(content)})
+
+
+def _item_kind_changes(content: str) -> bool:
+    """Whether an item at the margin of ``content`` follows one of another kind in the same
+    list: bulleted with another of ``-``, ``*`` and ``+``, numbered after bulleted or the
+    other way round, or numbered with ``)`` after ``.`` or the other way round (CommonMark
+    starts a new list there; Python-Markdown goes on with the one above, and has no ``)``).
+    A list is taken to go on but at a line of text at the margin after a blank line;
+    ``content`` starts with a newline."""
+    if _item_kinds(content) < 2:
+        return False
+    kind, blank = "", False
+    for line in content.split("\n"):
+        if not line.strip():
+            blank = True
+            continue
+        if line[0] not in " \t":
+            m = _MARGIN_ITEM_RE.match("\n" + line)
+            if m is not None:
+                now = m.group(1)[-1]  # a bullet, or "." or ")" after a number
+                if kind and now != kind:
+                    return True
+                kind = now
+            elif blank:
+                kind = ""
+        blank = False
     return False
 
 
@@ -673,9 +743,27 @@ _ESCAPE_HINT_RE = lazy_re(r"\\[%@,/;?\"$&'<:=^~]")
 
 
 def _may_need_shaping(content: str) -> bool:
-    """Whether :data:`_BLOCK_HINT_RE` finds a line of ``content`` (searched after a newline,
+    """Whether a fenced block touches a line of text (:func:`_fence_bodies`), or, outside
+    the blocks' bodies (lines of code, which CommonMark and Python-Markdown read alike once
+    they find the blocks alike), :data:`_BLOCK_HINT_RE` finds a line or an item follows one
+    of another kind (:func:`_item_kind_changes`). The pattern is searched after a newline,
     which ``re`` skips to, rather than with ``(?m)^`` tried at every position: 62 ms against
-    a few for 1,000 pages), or a fenced block touches a line of text
-    (:func:`_fence_touches_text`). Shaping parses the page with markdown-it: ~1 ms a page."""
-    return (_BLOCK_HINT_RE.search("\n" + content) is not None
-            or _fence_touches_text(content))
+    a few for 1,000 pages. Shaping parses the page with markdown-it: ~1 ms a page."""
+    text = "\n" + content
+    hint = _BLOCK_HINT_RE.search(text) is not None
+    kinds = not hint and _item_kinds(text) > 1
+    bodies = _fence_bodies(content)
+    if bodies is None or not (hint or kinds):
+        return bodies is None
+    if "<" in content:  # HTML blocks, but for lines of code that look like one
+        bodies = sorted(bodies + [(start, end) for start, end in _html_bodies(content)
+                                  if not any(a <= start < b for a, b in bodies)])
+    if bodies:
+        outside, done = ["\n"], 0
+        for start, end in bodies:
+            outside.append(content[done:start])
+            done = end
+        outside.append(content[done:])
+        text = "".join(outside)
+        hint = hint and _BLOCK_HINT_RE.search(text) is not None
+    return hint or _item_kind_changes(text)
