@@ -53,6 +53,50 @@ def test_fetch_verifies_and_keeps_only_the_docs_folder(corpus_repo: Path, cache_
     assert again.sections["diffusion"].checkout.cached
 
 
+#: Run in a fresh interpreter (as a build starts): a pipeline build whose first collector
+#: waits for the modules' loading thread, then says which of the page steps' modules are
+#: not loaded yet. Nothing has prepared a page at that point.
+PRELOAD_PROBE = """
+import sys, threading
+from pathlib import Path
+from miles_docs_plugin import hookimpl
+from miles_docs_plugin.core.config import load_config
+from miles_docs_plugin.core.engine import Engine
+from miles_docs_plugin.core.pipeline import build
+
+STEPS = ["markdown_it", "miles_docs_plugin.core.transform.markdown",
+         "miles_docs_plugin.core.transform.components", "miles_docs_plugin.core.transform.links"]
+
+class Probe:
+    @hookimpl(tryfirst=True)
+    def mdp_collect(self, checkout, ctx):
+        for thread in threading.enumerate():
+            if thread.name == "miles-docs-preload":
+                thread.join()
+        print(checkout.cached, [m for m in STEPS if m not in sys.modules])
+
+build(load_config(Path(sys.argv[1])), Engine(), plugins=[Probe()])
+"""
+
+
+def test_a_cold_build_loads_the_page_steps_while_it_fetches(corpus_repo: Path, cache_dir: Path,
+                                                            tmp_path: Path) -> None:
+    """The modules that preparing and transforming pages import are loaded in a thread while
+    git fetches (they would otherwise be loaded after it, one page step at a time); a warm
+    build, which fetches nothing, does not load them for its collector."""
+    import subprocess
+
+    config = setup_host(tmp_path, corpus_repo.as_uri(), V1)
+    probe = [sys.executable, "-c", PRELOAD_PROBE, str(config)]
+    cold = subprocess.run(probe, capture_output=True, text=True, check=False)
+    assert cold.returncode == 0, cold.stderr
+    assert cold.stdout.strip() == "False []", cold.stdout
+    warm = subprocess.run(probe, capture_output=True, text=True, check=False)
+    assert warm.returncode == 0, warm.stderr
+    assert warm.stdout.startswith("True [") and "core.transform.components" in warm.stdout, \
+        warm.stdout
+
+
 def test_unknown_commit_is_a_clear_error(corpus_repo: Path, cache_dir: Path,
                                          tmp_path: Path) -> None:
     config = load_config(setup_host(tmp_path, corpus_repo.as_uri(), "deadbeef" * 5))

@@ -43,6 +43,7 @@ def mdp_fetch(source: SourceConfig, pin: LockEntry | None, ctx: BuildContext) ->
                 from ..core.source.git import GitError
 
                 ctx.progress(f"fetching {pinned_name(source, commit)}")
+                ctx.fetching()
                 try:
                     found = cache.populate(
                         source.url, commit, source.docs_dir,

@@ -1,11 +1,12 @@
 """One job in a thread: what a build starts before work it can overlap with (reading the scan
 cache while the sources are fetched, fetching changed blobs while unchanged files are
-reused)."""
+reused, loading the modules of the page steps while git runs)."""
 
 from __future__ import annotations
 
+import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -33,3 +34,31 @@ def in_background(job: Callable[[], T], name: str = "miles-docs") -> Callable[[]
         return value  # type: ignore[no-any-return]
 
     return result
+
+
+#: Modules :func:`preload` has started loading in this process.
+_PRELOADING: set[str] = set()
+
+
+def preload(modules: Iterable[str]) -> None:
+    """Import ``modules``, in order, in a thread, but those already imported or started by an
+    earlier call: for a build about to wait (on git) before it runs the code that imports them,
+    so that loading them overlaps the wait instead of following it. A module that fails to
+    import here fails again where it is used, and is reported there. Two threads importing
+    at once are safe while no module imports itself back (an import cycle, which
+    ``tests/test_architecture.py`` forbids): Python would then stop one with a deadlock."""
+    todo = [name for name in modules if name not in sys.modules and name not in _PRELOADING]
+    if not todo:
+        return
+    _PRELOADING.update(todo)
+
+    def load() -> None:
+        for name in todo:
+            try:
+                # ``__import__`` (an import statement's path), which ``python -X importtime``
+                # lists, unlike ``importlib.import_module``
+                __import__(name)
+            except Exception:  # reported where the module is used
+                continue
+
+    threading.Thread(target=load, name="miles-docs-preload", daemon=True).start()

@@ -70,6 +70,9 @@ class Engine:
     #: OpenAPI front matter and tags; components are only neutralised for the link rules,
     #: line for line and without markers, and put back by the engine.
     reads_mdx = False
+    #: Modules of the adapter that its page methods import on first use, which a cold build
+    #: loads while it fetches (:meth:`.context.BuildContext.fetching`).
+    page_modules: tuple[str, ...] = ()
     #: The MkDocs block markers (``!!!``, ``???``, ``===``) whose blocks the engine reads
     #: itself, content indented included (MkDocs with ``admonition``, ``pymdownx.details``,
     #: ``pymdownx.tabbed``): the link scan reads that content as Markdown, as the engine does.

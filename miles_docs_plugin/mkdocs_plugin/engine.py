@@ -43,6 +43,7 @@ def _words_slugify(text: str, sep: str) -> str:
 class MkDocsEngine(Engine):
     name = "mkdocs"
     slugify: Callable[..., str]  #: set in __init__, from the engine's own settings
+    page_modules = ("miles_docs_plugin.mkdocs_plugin.commonmark",)
 
     def __init__(self, config: MkDocsConfig, host_pages: set[str],
                  available: Iterable[str] = ()) -> None:

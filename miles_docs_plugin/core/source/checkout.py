@@ -138,9 +138,12 @@ def _checkout(repo: Path, tmp: Path, source: SourceConfig, manifest: Manifest) -
     (repo / ".git" / "info").mkdir(parents=True, exist_ok=True)
     (repo / ".git" / "info" / "sparse-checkout").write_text(
         "".join(f"/{p}\n" for p in [docs_prefix(source.docs_dir) or "*", *beside]), "utf-8")
+    # (the blobs come in a fetch of their own, which git runs with this command's ``-c``
+    # settings: no `git maintenance run --auto` child after it, as after fetch_commit)
     run_git(["-c", "core.sparseCheckout=true", "-c", "advice.detachedHead=false",
-             "-c", f"checkout.workers={CHECKOUT_WORKERS}", "checkout", "--quiet", "--detach",
-             commit], cwd=repo, what=f"checking out {pinned_name(source, commit)}")
+             "-c", f"checkout.workers={CHECKOUT_WORKERS}", "-c", "maintenance.auto=false",
+             "checkout", "--quiet", "--detach", commit], cwd=repo,
+            what=f"checking out {pinned_name(source, commit)}")
     files = tmp / "files"
     if files.exists():
         shutil.rmtree(files)
