@@ -97,6 +97,45 @@ def test_a_cold_build_loads_the_page_steps_while_it_fetches(corpus_repo: Path, c
         warm.stdout
 
 
+def test_several_sources_are_fetched_in_threads_and_collected_here_when_cached(
+        tmp_path: Path, cache_dir: Path) -> None:
+    """Sources are fetched in threads. One fetched now is collected in its thread, beside the
+    others' fetches; one found in the cache is collected in the build's own thread: collecting
+    is Python reading and parsing pages, which threads would only run in turn."""
+    import threading
+
+    from miles_docs_plugin import hookimpl
+
+    names = ["one", "two", "three"]
+    commits = {name: make_repo(tmp_path / name, {"docs/index.md": f"# {name}\n"})
+               for name in names}
+    host = tmp_path / "host"
+    write(host / "miles-docs.yml", "sources:\n" + "".join(
+        f"  - name: {name}\n    repo: {(tmp_path / name).as_uri()}\n" for name in names))
+    write(host / "miles-docs.lock", lock_text(
+        {name: ((tmp_path / name).as_uri(), commit) for name, commit in commits.items()}))
+
+    class Probe:
+        def __init__(self) -> None:
+            self.threads: dict[str, str] = {}
+
+        @hookimpl(tryfirst=True)
+        def mdp_collect(self, checkout: Any, ctx: Any) -> None:
+            self.threads[checkout.source.name] = threading.current_thread().name
+
+    def collected_in() -> dict[str, str]:
+        probe = Probe()
+        result = build(load_config(host / "miles-docs.yml"), Engine(), plugins=[probe])
+        assert list(result.sections) == names  # the config's order, however they came in
+        return probe.threads
+
+    cold = collected_in()
+    assert set(cold) == set(names) and all(
+        thread.startswith("miles-docs") for thread in cold.values()), cold
+    main = threading.current_thread().name
+    assert collected_in() == {name: main for name in names}
+
+
 def test_unknown_commit_is_a_clear_error(corpus_repo: Path, cache_dir: Path,
                                          tmp_path: Path) -> None:
     config = load_config(setup_host(tmp_path, corpus_repo.as_uri(), "deadbeef" * 5))
