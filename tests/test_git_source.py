@@ -97,6 +97,31 @@ def test_a_cold_build_loads_the_page_steps_while_it_fetches(corpus_repo: Path, c
         warm.stdout
 
 
+def test_the_scan_cache_is_read_beside_a_fetch_and_in_turn_without_one(
+        corpus_repo: Path, cache_dir: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cold build reads the scan cache in a thread while git fetches; a warm one, which
+    waits on nothing, reads it in its own thread after the sources are collected."""
+    import threading
+
+    from miles_docs_plugin.core import pipeline
+    from miles_docs_plugin.core.transform.scancache import ScanCache
+
+    read_in: list[str] = []
+
+    class Spy(ScanCache):
+        def __init__(self, path: Path | None) -> None:
+            read_in.append(threading.current_thread().name)
+            super().__init__(path)
+
+    monkeypatch.setattr(pipeline, "ScanCache", Spy)
+    monkeypatch.setenv("MILES_DOCS_STATE", str(tmp_path / "state"))
+    config = setup_host(tmp_path, corpus_repo.as_uri(), V1)
+    assert not build(load_config(config), Engine()).sections["diffusion"].checkout.cached
+    assert build(load_config(config), Engine()).sections["diffusion"].checkout.cached
+    assert read_in == ["miles-docs", threading.current_thread().name], read_in
+
+
 def test_several_sources_are_fetched_in_threads_and_collected_here_when_cached(
         tmp_path: Path, cache_dir: Path) -> None:
     """Sources are fetched in threads. One fetched now is collected in its thread, beside the

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -34,6 +34,35 @@ def in_background(job: Callable[[], T], name: str = "miles-docs") -> Callable[[]
         return value  # type: ignore[no-any-return]
 
     return result
+
+
+
+class Deferred(Generic[T]):
+    """The result of ``job``: computed in a thread from :meth:`start` (the build is about to
+    wait, on git, and the job can overlap that wait), else here when it is first asked for.
+
+    A build that waits on nothing (a warm one) so runs it in its own thread, in turn: two
+    threads running Python only take turns, and contend (a warm 1,000-page build's
+    ``on_files`` took 150-227 ms with the scan cache read in a thread beside the collect,
+    141-150 ms with it read in turn)."""
+
+    def __init__(self, job: Callable[[], T], name: str = "miles-docs") -> None:
+        self._job = job
+        self._name = name
+        self._lock = threading.Lock()
+        self._result: Callable[[], T] | None = None
+
+    def start(self) -> None:
+        with self._lock:
+            if self._result is None:
+                self._result = in_background(self._job, self._name)
+
+    def __call__(self) -> T:
+        with self._lock:
+            if self._result is None:
+                value = self._job()
+                self._result = lambda: value
+        return self._result()
 
 
 #: Modules :func:`preload` has started loading in this process.

@@ -54,7 +54,7 @@ class BuildContext(Record):
     """What every hook of one build sees: the config, hooks, cache, engine and pins."""
 
     __slots__ = _fields = ("config", "hooks", "cache", "engine", "lock", "scans", "sections",
-                           "progress", "_anchors", "memo")
+                           "progress", "_anchors", "memo", "on_wait")
     config: Config
     hooks: Hooks
     cache: Cache
@@ -66,13 +66,17 @@ class BuildContext(Record):
     _anchors: dict[tuple[str, str], AnchorMap]
     #: What built-in plugins work out once per build (a source's site config, …), by key.
     memo: dict[str, object]
+    #: What to start when a source is about to fetch (:meth:`fetching`): jobs that can
+    #: overlap the wait, and that a build which fetches nothing runs in turn.
+    on_wait: list[Callable[[], None]]
 
     def __init__(self, config: Config, hooks: Hooks, cache: Cache, engine: Engine,
                  lock: Lock | None = None, scans: ScanCache | None = None,
                  sections: dict[str, Section] | None = None,
                  progress: Callable[[str], None] = _log_progress,
                  _anchors: dict[tuple[str, str], AnchorMap] | None = None,
-                 memo: dict[str, object] | None = None) -> None:
+                 memo: dict[str, object] | None = None,
+                 on_wait: list[Callable[[], None]] | None = None) -> None:
         self.config = config
         self.hooks = hooks
         self.cache = cache
@@ -83,6 +87,7 @@ class BuildContext(Record):
         self.progress = progress
         self._anchors = {} if _anchors is None else _anchors
         self.memo = {} if memo is None else memo
+        self.on_wait = [] if on_wait is None else on_wait
 
     def report(self, section: Section, page_path: str | None, line: int | None, code: str,
                message: str, severity: Severity = Severity.WARNING) -> None:
@@ -125,10 +130,12 @@ class BuildContext(Record):
         steps import (:data:`PAGE_MODULES`, and the engine's
         :attr:`~.engine.Engine.page_modules`) are loaded meanwhile, in a thread. The pages
         come after the fetch, and would otherwise wait for them (on corpus v2, ~25 ms of a
-        cold build)."""
+        cold build). So are the jobs of :attr:`on_wait` (reading the scan cache)."""
         from .background import preload
 
         preload((*PAGE_MODULES, *self.engine.page_modules))
+        for start in self.on_wait:
+            start()
 
     def release(self) -> None:
         """Let go of what only the transform needs (the scan cache, anchor maps), once an

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from .background import in_background
+from .background import Deferred
 from .collect.collect import verify_entry
 from .collect.landing import add_placeholder, finish
 from .config import Config, SourceConfig
@@ -199,9 +199,10 @@ def build(config: Config, engine: Engine, *, hooks: Hooks | None = None,
     writable = use_scan_cache and config.scan_cache and _cache_writable(cache)
     site = hashlib.sha256(str(config.config_file or config.base_dir).encode()).hexdigest()[:12]
     scans = None
-    if writable:  # read (and checked) while the sources are fetched, which is mostly waiting
-        scans = in_background(
-            lambda: ScanCache(cache.root / "scans" / f"{engine.name}-{site}.json"))
+    if writable:  # read (and checked) while a source is fetched, which is mostly waiting;
+        # after the sources, when none is (a warm build)
+        scans = Deferred(lambda: ScanCache(cache.root / "scans" / f"{engine.name}-{site}.json"))
+        ctx.on_wait.append(scans.start)
     sections = _fetch_all(config, pins, ctx, verify_and_collect)
     timings["fetch"] = time.perf_counter() - t0
     ctx.sections = sections
