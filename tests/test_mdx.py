@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from support import lock_text, make_repo, write
 
@@ -198,7 +198,7 @@ LINE_PATTERNS = {
                         r"<[a-z][^>]*\s(?:[\w-]+=\{|className=)",
     "HAS_MDX_RE": r"(?m)^(?:import|export)\s|\{\s*/\*|^[ \t]*<div\b",
     "H1_CANDIDATE_RE": r"(?m)^ {0,3}(?:#(?:[ \t]|$)|=+[ \t]*$)",
-    "DIALECT_RE": r"(?m)^[ \t]*(?:!!!|\?\?\?|===|:::)[+!]?[ \t]+\S",
+    "DIALECT_RE": r"(?m)^[ \t]*(?:!!!|\?\?\?|===|:::)[+!]{0,2}[ \t]+\S",
     "FENCE_META_RE": r"(?m)^[ \t]*(?:`{3,}|~{3,})[ \t]*[^\s`{][^\s`]*[ \t]+[^\s`]",
     "MERMAID_RE": r"(?m)^[ \t>]*(?:`{3,}|~{3,})[ \t]*mermaid\b",
 }
@@ -210,6 +210,8 @@ LINE_PIECES = st.sampled_from([
 
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(LINE_PIECES, max_size=40).map("".join))
+@example("!!!!! <")  # `!!!` and two flags, `+` or `!` (`???+!`): no space, no block
+@example("???+! x")
 def test_line_patterns_find_what_the_single_patterns_found(text: str) -> None:
     import re
 
