@@ -128,7 +128,7 @@ def _fetch_all(config: Config, pins: dict[str, LockEntry | None], ctx: BuildCont
     ``work`` in its thread, while the others are still fetched; one found in the cache gets it
     here, after the threads: ``work`` is Python reading and parsing pages, which threads only
     run in turn, contending for the interpreter (the warm ``on_files`` of 20 cached sources of
-    100 pages took 480-635 ms with the work in threads, 323-384 ms with it here)."""
+    100 pages took 458-656 ms with the work in threads, 328-389 ms with it here)."""
     sources = config.sources
     workers = min(8, len(sources))
     if workers <= 1:
