@@ -36,7 +36,6 @@ def in_background(job: Callable[[], T], name: str = "miles-docs") -> Callable[[]
     return result
 
 
-
 class Deferred(Generic[T]):
     """The result of ``job``: computed in a thread from :meth:`start` (the build is about to
     wait, on git, and the job can overlap that wait), else here when it is first asked for.

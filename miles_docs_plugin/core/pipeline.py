@@ -133,10 +133,10 @@ def _fetch_all(config: Config, pins: dict[str, LockEntry | None], ctx: BuildCont
     workers = min(8, len(sources))
     if workers <= 1:
         return {s.name: _fetch(s, pins[s.name], ctx, work)[1] for s in sources}
-    # one source (the usual case) needs no thread
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import ThreadPoolExecutor  # one source (the usual case) needs none
 
     def fetch(source: SourceConfig) -> tuple[Checkout, list[T]]:
+        """The checkout, and (in a list, empty when it came from the cache) its work."""
         checkout = _checkout(source, pins[source.name], ctx)
         if checkout.cached:
             return checkout, []
@@ -145,8 +145,8 @@ def _fetch_all(config: Config, pins: dict[str, LockEntry | None], ctx: BuildCont
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="miles-docs") as pool:
         fetches = [(s, pool.submit(fetch, s)) for s in sources]
         found = [(s, *f.result()) for s, f in fetches]
-    return {s.name: done[0] if done else _fetch(s, pins[s.name], ctx, work, checkout)[1]
-            for s, checkout, done in found}
+    return {s.name: worked[0] if worked else _fetch(s, pins[s.name], ctx, work, checkout)[1]
+            for s, checkout, worked in found}
 
 
 @contextmanager
