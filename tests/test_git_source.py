@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import V1, V2, git, lock_text, make_repo, write
+from support import CORPUS, V1, V2, git, lock_text, make_repo, write
 
 from miles_docs_plugin.core.config import load_config
 from miles_docs_plugin.core.engine import Engine
@@ -95,6 +95,64 @@ def test_a_cold_build_loads_the_page_steps_while_it_fetches(corpus_repo: Path, c
     assert warm.returncode == 0, warm.stderr
     assert warm.stdout.startswith("True [") and "core.transform.components" in warm.stdout, \
         warm.stdout
+
+
+#: Run in a fresh interpreter: a cold build for the MkDocs engine that, once the loading
+#: thread that the fetch started is done, notes what is loaded; then prints the modules of
+#: this package and of markdown-it that the build imported after that.
+LATE_IMPORTS_PROBE = """
+import json, sys, threading
+from pathlib import Path
+from mkdocs.config import load_config as mkdocs_config
+from miles_docs_plugin.core import context
+from miles_docs_plugin.core.config import load_config
+from miles_docs_plugin.core.pipeline import build
+from miles_docs_plugin.mkdocs_plugin import MkDocsEngine
+
+loaded = set()
+fetching = context.BuildContext.fetching
+
+def probe(self):
+    fetching(self)
+    for thread in threading.enumerate():
+        if thread.name == "miles-docs-preload":
+            thread.join()
+    loaded.update(sys.modules)
+
+context.BuildContext.fetching = probe
+config = Path(sys.argv[1])
+build(load_config(config), MkDocsEngine(mkdocs_config(str(config.parent / "mkdocs.yml")), set()))
+assert loaded, "the build fetched nothing"
+print(json.dumps(sorted(m for m in set(sys.modules) - loaded
+                        if m.startswith(("miles_docs", "markdown_it")))))
+"""
+#: Modules a cold build may import after the fetch: those only some sites use (an OpenAPI
+#: reference), whose loading would cost every other build CPU beside its fetch.
+NOT_PRELOADED = {"miles_docs_plugin.core.transform.openapi"}
+
+
+@pytest.mark.parametrize("tree", ["miles_diffusion v2", "mem0"])
+def test_a_cold_build_imports_nothing_after_the_fetch_that_it_could_load_meanwhile(
+        corpus_repo: Path, cache_dir: Path, tmp_path: Path, tree: str) -> None:
+    """``PAGE_MODULES`` is a list: a module the page steps import and the list misses is
+    loaded after the fetch, where a cold build waits for it."""
+    import subprocess
+
+    if tree == "mem0":
+        repo, commit = tmp_path / "mem0", "fb61b02ee764e9054c8df34d19f5077342b620bf"
+        out = subprocess.run(["bash", str(CORPUS / "make_mintlify.sh"), "mem0", str(repo)],
+                             capture_output=True, text=True, check=True).stdout
+        assert commit in out, out
+    else:
+        repo, commit = corpus_repo, V2
+    config = setup_host(tmp_path, repo.as_uri(), commit)
+    write(config.parent / "mkdocs.yml", "site_name: Host\nmarkdown_extensions: [admonition]\n")
+    write(config.parent / "docs" / "index.md", "# Host\n")
+    run = subprocess.run([sys.executable, "-c", LATE_IMPORTS_PROBE, str(config)],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    late = set(json.loads(run.stdout))
+    assert late <= NOT_PRELOADED, sorted(late - NOT_PRELOADED)
 
 
 def test_the_scan_cache_is_read_beside_a_fetch_and_in_turn_without_one(

@@ -30,8 +30,10 @@ log = logging.getLogger("miles_docs")
 BLOCK_MARKS = "mkdocs_block_marks"
 
 #: The modules that preparing, scanning and transforming pages import, which a warm build
-#: (its pages replayed from the scan cache) never loads: loaded while a source is fetched
-#: (:meth:`BuildContext.fetching`), dependencies first.
+#: (its pages replayed from the scan cache) loads only after its sources are collected, or
+#: never: loaded while a source is fetched (:meth:`BuildContext.fetching`), dependencies
+#: first. ``tests/test_git_source.py`` checks that a cold build of the corpus trees imports
+#: no module of this package after the fetch that is not among them (or their imports).
 PAGE_MODULES = (
     "markdown_it",
     "miles_docs_plugin.core.transform.inline_links",
@@ -43,6 +45,7 @@ PAGE_MODULES = (
     "miles_docs_plugin.core.transform.links",
     "miles_docs_plugin.core.transform.components",
     "miles_docs_plugin.core.transform.redirects",
+    "miles_docs_plugin.core.transform.memo",
 )
 
 
