@@ -209,6 +209,8 @@ def resolve_link(link: LinkRef, page: Page, ctx: BuildContext) -> Target | None:
         rel = posixpath.normpath(f"{folder}/{path}" if folder else path)
         if rel.startswith("."):
             rel = None
+        elif rel in section.pages:  # the usual case: a page (what _in_docs finds first)
+            return PageTarget(section.source.name, rel, anchor)
     if rel is None:
         here = section.repo_path(page.path)
         if path:
