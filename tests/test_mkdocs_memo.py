@@ -77,6 +77,45 @@ def test_a_pin_move_replays_the_unchanged_pages_and_builds_what_a_fresh_build_bu
     assert (tmp_path / "moved" / "diffusion" / "img" / "fig.png").is_file()
 
 
+def test_a_build_makes_the_upstream_spellings_of_no_anchor_it_does_not_look_up(
+        tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The memo keeps every page's anchors with its records (a page whose anchors change
+    makes the pages that link to it transform again), as the basis of its anchor map: not
+    its upstream spellings (GitHub's, Mintlify's), which only a link that names no emitted id
+    needs, and which cost more than the rest of the map."""
+    from miles_docs_plugin.core.transform.anchors import AnchorMap
+
+    completed: list[str] = []
+    complete = AnchorMap._complete
+
+    def counted(self: AnchorMap) -> None:
+        completed.append(sorted(self.emitted)[0])
+        complete(self)
+
+    monkeypatch.setattr(AnchorMap, "_complete", counted)
+    monkeypatch.setenv("MILES_DOCS_STATE", str(tmp_path / "state"))
+    upstream = tmp_path / "upstream"
+    pages: dict[str, str | bytes] = {
+        "docs/index.md": "# Index\n\n[one](one.md#part-1) and [two](two.md#Part-Two)\n",
+        "docs/one.md": "# One\n\n## Part 1\n\nText.\n",
+        "docs/two.md": "# Two\n\n## Part Two\n\nText.\n"}
+    host = make_host("mkdocs", tmp_path / "host", upstream.as_uri(), make_repo(upstream, pages))
+    assert _build(host.config, monkeypatch, caplog, tmp_path / "first") == []
+    # only two.md's: `#Part-Two` is GitHub's spelling of MkDocs' `#part-two`
+    assert completed == ["part-two"]
+    assert b'href="two/#part-two"' in (tmp_path / "first" / "diffusion" / "index.html"
+                                          ).read_bytes()
+
+    # a heading renamed: the page that links to it is transformed again, and says so
+    commit = make_repo(upstream, {"docs/one.md": "# One\n\n## Part One\n\nText.\n"})
+    write(host.config / "miles-docs.lock", lock_text({"diffusion": (upstream.as_uri(), commit)}))
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        assert _build(host.config, monkeypatch, caplog, tmp_path / "moved") == []
+    assert any("anchor #part-1 matches no heading" in r.getMessage() for r in caplog.records)
+
+
 def test_a_warm_build_that_changes_nothing_writes_no_cache_file(
         tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:

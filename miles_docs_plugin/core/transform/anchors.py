@@ -190,13 +190,15 @@ class AnchorMap(Record):
     ever looked up that way.
     """
 
-    __slots__ = ("_aliases", "_native", "_pending", "_too_deep", "emitted")
+    __slots__ = ("_aliases", "_basis", "_native", "_pending", "_too_deep", "emitted")
     _fields = ("emitted", "aliases", "too_deep")
     emitted: set[str]
     _aliases: dict[str, str]
     _too_deep: dict[str, int]
     #: what the spellings are made from, until they are
     _pending: Callable[[AnchorMap], None] | None
+    #: what :meth:`build` made the spellings from, as JSON data (see :meth:`basis`)
+    _basis: list[Any] | None
 
     def __init__(self, emitted: set[str] | None = None, aliases: dict[str, str] | None = None,
                  too_deep: dict[str, int] | None = None) -> None:
@@ -205,6 +207,19 @@ class AnchorMap(Record):
         self._too_deep = {} if too_deep is None else too_deep
         self._native: dict[str, str] = {}
         self._pending = None
+        self._basis = None
+
+    def basis(self) -> list[Any]:
+        """JSON data that the whole map is a function of, given the code that builds it (and
+        the engine's slugs, which gave the emitted ids): the emitted ids and what
+        :meth:`build` makes the upstream spellings from, so that a build can tell whether a
+        page's anchors changed without making its spellings (they cost more than the rest
+        of the map, and most pages never need them); the spellings themselves for a map
+        made otherwise. Two maps with the same basis are the same."""
+        if self._basis is not None:
+            return ["built", sorted(self.emitted), self._basis]
+        return ["made", sorted(self.emitted), sorted(self.aliases.items()),
+                sorted(self.too_deep.items()), sorted(self.native.items())]
 
     @property
     def aliases(self) -> dict[str, str]:
@@ -239,6 +254,7 @@ class AnchorMap(Record):
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
         self._pending = None
+        self._basis = None
         self._native = {}
         super().__setstate__(state)
 
@@ -347,4 +363,8 @@ class AnchorMap(Record):
                         aliases.setdefault(html_id.value, heading_id)
 
         amap._pending = spellings
+        # everything spellings() reads but the code: the emitted ids are added by basis()
+        amap._basis = [seen, sorted(custom_ids.items()),
+                       [[html_id.value, html_id.line] for html_id in html_ids], raw_html_ids,
+                       sorted((heading_ids or {}).items())]
         return amap

@@ -208,10 +208,9 @@ def _state_key(section: Section) -> Any:
 def anchors_digest(ctx: BuildContext, section: Section, page: Page) -> str:
     from .anchors import TITLE_IDS  # loaded with the anchor map already
 
-    amap = ctx.anchors(section, page)
-    return _digest([sorted(amap.emitted), sorted(amap.aliases.items()),
-                    sorted(amap.too_deep.items()), sorted(amap.native.items()),
-                    list(page.extra.get(TITLE_IDS, ()))])
+    # the map's basis, not its spellings: making those for every page of a cold build cost
+    # more than its link rules (1,000 pages: ~0.15 s of ~0.6 s)
+    return _digest([ctx.anchors(section, page).basis(), list(page.extra.get(TITLE_IDS, ()))])
 
 
 class TransformMemo:
