@@ -48,6 +48,28 @@ def test_the_quick_look_finds_what_the_single_pattern_found(fragment: str) -> No
     assert suspect(fragment) is (REFERENCE.search(fragment) is not None), fragment
 
 
+#: Names of schemes spelled letter by letter (or nearly: a letter dropped), with runs of
+#: blanks between them as long as a browser takes, after a quote or "=" or ordinary text.
+BLANKS = st.sampled_from(["", "\n", "\t\r", "\n" * 70, "\t" * 33, "\r\n" * 40])
+
+
+@st.composite
+def spelled(draw: st.DrawFn) -> str:
+    word = draw(st.sampled_from(["javascript", "vbscript", "data", "file", "script"]))
+    if draw(st.booleans()):
+        drop = draw(st.integers(0, len(word) - 1))
+        word = word[:drop] + word[drop + 1:]
+    letters = [*word, ":"]
+    return draw(st.sampled_from(['<a href="', "<a href=", "x='", "text "])) + draw(BLANKS) + \
+        "".join(letter + draw(BLANKS) for letter in letters) + "alert(1)"
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(spelled(), min_size=1, max_size=3).map(" ".join))
+def test_the_quick_look_reads_names_spelled_across_long_blanks(fragment: str) -> None:
+    assert suspect(fragment) is (REFERENCE.search(fragment) is not None), fragment
+
+
 @pytest.mark.parametrize("fragment", [
     '<form action="javascript:alert(11)"><button>go</button></form>',
     '<svg><a xlink:href="javascript:alert(12)"><text>x</text></a></svg>',
@@ -71,6 +93,9 @@ def test_the_quick_look_finds_what_the_single_pattern_found(fragment: str) -> No
     "<!--><img src=x onerror=alert(20)>-->",
     "<!---><img src=x onerror=alert(20)>-->",
     "<!-- a --!><img src=x onerror=alert(20)> -->",
+    # a scheme's name spelled across more blanks than the quick look reads behind a colon
+    '<a href="j' + "\n" * 70 + 'avascript:alert(21)">x</a>',
+    '<a href="' + "\t\n" * 40 + "d\ra\nt" + "\n" * 61 + 'a:text/html,x">x</a>',
 ])
 def test_every_attack_is_looked_at(fragment: str) -> None:
     assert suspect(fragment)
