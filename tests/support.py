@@ -19,6 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("MILES_DOCS_CORPUS") or ROOT.parent / "shared" / "corpus")
 V1 = "0d0689ccc2ab7509a74b15f43d140153080ebe4d"
 V2 = "e93b2a50dc36edce1be6d6a5aae5fd6664535de4"
+#: The mem0 docs as ``make_mintlify.sh mem0`` commits them.
+MEM0 = "fb61b02ee764e9054c8df34d19f5077342b620bf"
 
 GIT_ENV = {
     "GIT_CONFIG_NOSYSTEM": "1",

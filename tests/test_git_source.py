@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import CORPUS, V1, V2, git, lock_text, make_repo, write
+from support import CORPUS, MEM0, V1, V2, git, lock_text, make_repo, write
 
 from miles_docs_plugin.core.config import load_config
 from miles_docs_plugin.core.engine import Engine
@@ -139,7 +139,7 @@ def test_a_cold_build_imports_nothing_after_the_fetch_that_it_could_load_meanwhi
     import subprocess
 
     if tree == "mem0":
-        repo, commit = tmp_path / "mem0", "fb61b02ee764e9054c8df34d19f5077342b620bf"
+        repo, commit = tmp_path / "mem0", MEM0
         out = subprocess.run(["bash", str(CORPUS / "make_mintlify.sh"), "mem0", str(repo)],
                              capture_output=True, text=True, check=True).stdout
         assert commit in out, out

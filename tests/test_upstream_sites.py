@@ -16,10 +16,9 @@ from pathlib import Path
 
 import pytest
 from navs import ENGINES, build_hosts, sidebar, url_key
-from support import CORPUS, Site, lock_text
+from support import CORPUS, MEM0, Site, lock_text
 
 MILES_A = "612ef91fbd9ba4fb52dc8ee2e47a8a8be8c8204f"
-MEM0 = "fb61b02ee764e9054c8df34d19f5077342b620bf"
 MOUNTS = {"miles": "miles_host", "mem0": "mem0"}
 
 
