@@ -16,7 +16,7 @@ import pytest
 from support import make_repo, mkdocs_build, write
 
 from miles_docs_plugin.mkdocs_plugin import MilesDocsPlugin
-from miles_docs_plugin.mkdocs_plugin.engine import margin_fences, page_extensions
+from miles_docs_plugin.mkdocs_plugin.engine import NESTED_FENCES, margin_fences, page_extensions
 
 TABS = """\
 # Install
@@ -117,11 +117,13 @@ def test_page_extensions_reads_emitted_and_upstream_syntax() -> None:
     assert page_extensions('![x](x.png){ width="300" }\n') == {"attr_list"}
     assert page_extensions('<div class="grid cards" markdown>\n\n- a\n\n</div>\n') == {
         "md_in_html"}
-    # fences Python-Markdown's fenced_code cannot read: indented, quoted, titled
-    # (with pymdownx.highlight, set to leave Pygments out, unless a fence asks for what
-    # only Pygments renders: a title, highlighted lines, line numbers)
-    assert page_extensions("1. step\n\n   ```bash\n   run\n   ```\n") == {
-        "pymdownx.superfences", "pymdownx.highlight"}
+    # fences Python-Markdown's fenced_code cannot read: indented (miles-docs' own extension
+    # reads them), quoted, titled (pymdownx.superfences, with pymdownx.highlight set to leave
+    # Pygments out, unless a fence asks for what only Pygments renders: a title, highlighted
+    # lines, line numbers)
+    assert page_extensions("1. step\n\n   ```bash\n   run\n   ```\n") == {NESTED_FENCES}
+    assert page_extensions("1. step\n\n   ```bash\n   run\n   ```\n\n> ```\n> q\n> ```\n") == {
+        "pymdownx.superfences", "pymdownx.highlight"}  # superfences reads both
     assert page_extensions('```bash title="Terminal"\nrun\n```\n') == {"pymdownx.superfences"}
     assert page_extensions('> ```py hl_lines="1"\n> quoted\n> ```\n') == {
         "pymdownx.superfences"}
@@ -149,16 +151,18 @@ LIST_FENCE = """\
 
 def test_a_fence_under_a_list_item_stays_in_its_item(tmp_path: Path, cache_dir: Path) -> None:
     """CommonMark reads the fence (indented to the item's text) as the item's code, and the
-    list going on after it; Python-Markdown reads a fence in an item with superfences only,
-    which is turned on for that page (a fence moved to the margin would end the list, and the
-    next item would start a new one, numbered 1 again)."""
+    list going on after it; Python-Markdown's fenced_code reads no fence in an item, and
+    miles-docs' own extension, which reads it as superfences does, is turned on for that page
+    (a fence moved to the margin would end the list, and the next item would start a new one,
+    numbered 1 again)."""
     site = _site(tmp_path, {
         "docs/index.md": "# Home\n\nSee [launch](launch.md).\n",
         "docs/launch.md": LIST_FENCE,
     })
     run = mkdocs_build(site)
     assert run.returncode == 0, run.output
-    assert "pymdownx.superfences (1 page)" in run.output, run.output
+    assert f"{NESTED_FENCES} (1 page)" in run.output, run.output
+    assert "superfences" not in run.output, run.output
     page = (site / "site" / "diffusion" / "launch" / "index.html").read_text("utf-8")
     assert page.count("<ol>") == 1, page
     item = page.split("<ol>", 1)[1].split("</li>", 1)[0]
@@ -234,7 +238,7 @@ def test_a_fence_moved_to_the_margin_reads_as_superfences_reads_it(text: str) ->
 ])
 def test_fences_fenced_code_would_read_otherwise_stay_where_they_are(text: str) -> None:
     assert margin_fences(text) == text
-    assert "pymdownx.superfences" in page_extensions(text)
+    assert page_extensions(text) & {"pymdownx.superfences", NESTED_FENCES}
 
 
 def test_nothing_is_held_twice_while_mkdocs_renders(tmp_path: Path, cache_dir: Path,

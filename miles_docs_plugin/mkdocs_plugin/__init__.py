@@ -50,6 +50,7 @@ from ..core.section.report import report
 from ..core.section.sandbox import escape_snippet_markers, report_line, safe_meta, safe_source
 from ..core.section.sanitize import sanitize_html
 from .engine import (
+    NESTED_FENCES,
     MkDocsEngine,
     extension_options,
     installable_extensions,
@@ -200,10 +201,17 @@ class MilesDocsPlugin(BasePlugin[MilesDocsPluginConfig]):
         ones the host has not turned on are turned on for that page only, while MkDocs
         renders it."""
         needs = set(uses).intersection(installable)
+        host = config.markdown_extensions
+        codehilite = any(name.endswith("codehilite") for name in host)
+        if NESTED_FENCES in needs and (any(name.endswith("superfences") for name in host) or (
+                codehilite and "pymdownx.superfences" in installable)):
+            # the host's superfences reads those fences; with codehilite, superfences highlights
+            # them as the host's other code
+            needs.discard(NESTED_FENCES)
+            needs.add("pymdownx.superfences")
         section.extensions.update(needs)
-        extra = sorted(needs.difference(config.markdown_extensions))
-        if "pymdownx.highlight" in extra and ("pymdownx.superfences" not in extra or any(
-                name.endswith("codehilite") for name in config.markdown_extensions)):
+        extra = sorted(needs.difference(host))
+        if "pymdownx.highlight" in extra and ("pymdownx.superfences" not in extra or codehilite):
             # the host highlights its code itself (its superfences, or codehilite): as it does
             extra.remove("pymdownx.highlight")
         if extra:

@@ -43,7 +43,8 @@ def _words_slugify(text: str, sep: str) -> str:
 class MkDocsEngine(Engine):
     name = "mkdocs"
     slugify: Callable[..., str]  #: set in __init__, from the engine's own settings
-    page_modules = ("miles_docs_plugin.mkdocs_plugin.commonmark",)
+    page_modules = ("miles_docs_plugin.mkdocs_plugin.commonmark",
+                    "miles_docs_plugin.mkdocs_plugin.fences")
 
     def __init__(self, config: MkDocsConfig, host_pages: set[str],
                  available: Iterable[str] = ()) -> None:
@@ -410,17 +411,22 @@ PLAIN_FENCE_RE = lazy_re(r"^\.?[\w#.+-]*$")
 FENCE_MARK_RES = (("```", lazy_re(r"```+")), ("~~~", lazy_re(r"~~~+")))
 
 
+#: miles-docs' own extension for fenced code under a list item or in a block (:mod:`.fences`).
+NESTED_FENCES = "miles_docs_plugin.mkdocs_plugin.fences"
+
+
 def installable_extensions() -> list[str]:
     """The extensions miles-docs may turn on for injected pages that use them.
 
-    admonition, attr_list and md_in_html ship with Python-Markdown; the pymdownx ones (details,
-    tabbed, superfences: fenced code inside admonitions, tabs and lists) only when
-    pymdown-extensions is installed, as it is with Material.
+    admonition, attr_list and md_in_html ship with Python-Markdown, :data:`NESTED_FENCES` with
+    miles-docs; the pymdownx ones (details, tabbed, superfences: fenced code with a title, in a
+    block quote, or as :mod:`.fences` does not read it) only when pymdown-extensions is
+    installed, as it is with Material.
     """
     import importlib.util
 
     pymdownx = importlib.util.find_spec("pymdownx") is not None
-    names = ["admonition", "attr_list", "md_in_html"]
+    names = ["admonition", "attr_list", "md_in_html", NESTED_FENCES]
     if pymdownx:
         names += ["pymdownx.details", "pymdownx.superfences", "pymdownx.tabbed",
                   "pymdownx.highlight"]
@@ -557,6 +563,30 @@ def mkdocs_source(content: str, body_start: int, commonmark: bool = True) -> str
     return content if moved is body else content[:body_start] + moved
 
 
+def _nested_fences(content: str) -> dict[int, int]:
+    """The blocks :mod:`.fences` reads in ``content``: the start of each one's opening line ->
+    the end of its closing line. The lines are those Python-Markdown reads (CRLF ends taken
+    off, tabs expanded, lines of spaces blank). None for a page with a lone CR (a line end to
+    Python-Markdown, none to :func:`_fence_lines`), or with a fence at the margin that is not
+    closed by the same fence at the margin."""
+    from .fences import nested_fences
+
+    if content.count("\r") != content.count("\r\n"):
+        return {}
+    for opening, closing in _fence_blocks(content):
+        if not opening[1] and (closing is None or closing[1] or closing[2] != opening[2]):
+            # fenced_code leaves this block as text, superfences reads on from it to the end
+            # of the page: that page is superfences'
+            return {}
+    raw = content.split("\n")
+    lines = [line.rstrip("\r").expandtabs(4) for line in raw] if "\r" in content or \
+        "\t" in content else raw
+    lines = [line if line.strip(" ") else "" for line in lines]
+    starts = list(itertools.accumulate((len(line) + 1 for line in raw), initial=0))
+    return {starts[first]: starts[last] + len(raw[last])
+            for first, last, _indent, _lang in nested_fences(lines)}
+
+
 def page_extensions(content: str, upstream: frozenset[str] = frozenset()) -> set[str]:
     """The extensions of :data:`EXTENSION_SYNTAX` (and superfences) that ``content`` uses:
     what the components plugin wrote (admonitions, dropdowns, tabs, titled fences) and what
@@ -566,13 +596,20 @@ def page_extensions(content: str, upstream: frozenset[str] = frozenset()) -> set
     code: list[tuple[int, int]] = []
     pygments = False
     if "```" in content or "~~~" in content:
+        nested: dict[int, int] | None = None
         for start, plain, info, end in _fenced(content):
             code.append((start, end))
             if not plain:
+                nested = _nested_fences(content) if nested is None else nested
+                if nested.get(start) == end:
+                    needs.add(NESTED_FENCES)  # a block as superfences reads it, read so
+                    continue
                 needs.add("pymdownx.superfences")
                 pygments = pygments or PYGMENTS_OPTION_RE.search(info) is not None
-        if "pymdownx.superfences" in needs and not pygments:
-            needs.add("pymdownx.highlight")  # with EXTENSION_OPTIONS': code as fenced_code's
+        if "pymdownx.superfences" in needs:
+            needs.discard(NESTED_FENCES)  # it reads them all
+            if not pygments:
+                needs.add("pymdownx.highlight")  # with EXTENSION_OPTIONS': code as fenced_code's
     starts = [start for start, _ in code]
     syntax = EXTENSION_SYNTAX if not upstream else (
         *EXTENSION_SYNTAX, *(entry for entry in UPSTREAM_SYNTAX if entry[0] in upstream))
