@@ -88,6 +88,25 @@ def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None,
     return Run(proc.returncode, proc.stdout, proc.stderr)
 
 
+def superfences_html(text: str, *extensions: str) -> str:
+    """``text`` as Python-Markdown writes it with pymdownx.superfences and pymdownx.highlight
+    set as miles-docs sets it (no Pygments), and ``extensions``."""
+    import markdown
+
+    return str(markdown.markdown(
+        text, extensions=[*extensions, "pymdownx.superfences", "pymdownx.highlight"],
+        extension_configs={"pymdownx.highlight": {"use_pygments": False}}))
+
+
+def same_code(html: str) -> str:
+    """What superfences writes otherwise than fenced_code (its class, no newline at the end
+    of the code, quotes left as they are), made equal; the structure is left as it is."""
+    import re
+
+    html = html.replace('<pre class="highlight"><code', "<pre><code").replace("&quot;", '"')
+    return re.sub(r"\s*</code>", "</code>", html)
+
+
 def mkdocs_build(site: Path, *extra: str, env: dict[str, str] | None = None,
                  strict: bool = True) -> Run:
     args = [sys.executable, "-m", "mkdocs", "build", "--clean"]

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from support import make_repo, mkdocs_build, write
+from support import make_repo, mkdocs_build, same_code, superfences_html, write
 
 from miles_docs_plugin.mkdocs_plugin import MilesDocsPlugin
 from miles_docs_plugin.mkdocs_plugin.engine import NESTED_FENCES, margin_fences, page_extensions
@@ -189,25 +189,10 @@ def test_a_host_that_highlights_with_pygments_keeps_it_on_every_page(
     assert '<div class="highlight">' in item and "<span" in item, item
 
 
-def _superfences(text: str) -> str:
-    import markdown
-
-    return str(markdown.markdown(
-        text, extensions=["pymdownx.superfences", "pymdownx.highlight"],
-        extension_configs={"pymdownx.highlight": {"use_pygments": False}}))
-
-
 def _fenced_code(text: str) -> str:
     import markdown
 
     return str(markdown.markdown(text, extensions=["fenced_code"]))
-
-
-def _same_code(html: str) -> str:
-    """What the two highlighters write differently (superfences' class and trailing blank
-    lines, fenced_code's escaped quotes), made equal; the structure is left as it is."""
-    html = html.replace('<pre class="highlight"><code', "<pre><code").replace("&quot;", '"')
-    return re.sub(r"\s*</code>", "</code>", html)
 
 
 @pytest.mark.parametrize("text", [
@@ -221,7 +206,7 @@ def _same_code(html: str) -> str:
 def test_a_fence_moved_to_the_margin_reads_as_superfences_reads_it(text: str) -> None:
     moved = margin_fences(text)
     assert moved != text and page_extensions(moved) == set()
-    assert _same_code(_fenced_code(moved)) == _same_code(_superfences(text))
+    assert same_code(_fenced_code(moved)) == same_code(superfences_html(text))
 
 
 @pytest.mark.parametrize("text", [

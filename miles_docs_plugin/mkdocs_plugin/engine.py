@@ -483,10 +483,11 @@ def _fence_blocks(content: str) -> Iterator[tuple[FenceLine, FenceLine | None]]:
         yield opening, None
 
 
-def _fenced(content: str) -> Iterator[tuple[int, bool, str, int]]:
-    """Fenced code blocks (:func:`_fence_blocks`): (start, whether Python-Markdown's
-    fenced_code reads it, info string, end)."""
-    for opening, closing in _fence_blocks(content):
+def _fenced(content: str, blocks: Iterable[tuple[FenceLine, FenceLine | None]] | None = None
+            ) -> Iterator[tuple[int, bool, str, int]]:
+    """Fenced code blocks (``blocks``, else :func:`_fence_blocks`): (start, whether
+    Python-Markdown's fenced_code reads it, info string, end)."""
+    for opening, closing in _fence_blocks(content) if blocks is None else blocks:
         plain = not opening[1] and PLAIN_FENCE_RE.match(opening[3].strip()) is not None
         yield opening[0], plain, opening[3], closing[4] if closing is not None else len(content)
 
@@ -563,8 +564,10 @@ def mkdocs_source(content: str, body_start: int, commonmark: bool = True) -> str
     return content if moved is body else content[:body_start] + moved
 
 
-def _nested_fences(content: str) -> dict[int, int]:
-    """The blocks :mod:`.fences` reads in ``content``: the start of each one's opening line ->
+def _nested_fences(content: str, blocks: list[tuple[FenceLine, FenceLine | None]]
+                   ) -> dict[int, int]:
+    """The blocks :mod:`.fences` reads in ``content`` (whose :func:`_fence_blocks` are
+    ``blocks``): the start of each one's opening line ->
     the end of its closing line. The lines are those Python-Markdown reads (CRLF ends taken
     off, tabs expanded, lines of spaces blank). None for a page with a lone CR (a line end to
     Python-Markdown, none to :func:`_fence_lines`), or with a fence at the margin that is not
@@ -573,7 +576,7 @@ def _nested_fences(content: str) -> dict[int, int]:
 
     if content.count("\r") != content.count("\r\n"):
         return {}
-    for opening, closing in _fence_blocks(content):
+    for opening, closing in blocks:
         if not opening[1] and (closing is None or closing[1] or closing[2] != opening[2]):
             # fenced_code leaves this block as text, superfences reads on from it to the end
             # of the page: that page is superfences'
@@ -596,11 +599,12 @@ def page_extensions(content: str, upstream: frozenset[str] = frozenset()) -> set
     code: list[tuple[int, int]] = []
     pygments = False
     if "```" in content or "~~~" in content:
+        blocks = list(_fence_blocks(content))
         nested: dict[int, int] | None = None
-        for start, plain, info, end in _fenced(content):
+        for start, plain, info, end in _fenced(content, blocks):
             code.append((start, end))
             if not plain:
-                nested = _nested_fences(content) if nested is None else nested
+                nested = _nested_fences(content, blocks) if nested is None else nested
                 if nested.get(start) == end:
                     needs.add(NESTED_FENCES)  # a block as superfences reads it, read so
                     continue

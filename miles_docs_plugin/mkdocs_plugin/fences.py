@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from markdown import Extension
 from markdown.blockprocessors import CodeBlockProcessor
+from markdown.extensions.fenced_code import FencedCodeExtension
 from markdown.preprocessors import Preprocessor
 
 if TYPE_CHECKING:
@@ -139,7 +140,7 @@ class NestedFencesExtension(Extension):  # type: ignore[misc]
         md.registerExtension(self)
         prefix = "language-"
         for ext in md.registeredExtensions:  # the host's fenced_code options, if it set any
-            if type(ext).__name__ == "FencedCodeExtension":
+            if isinstance(ext, FencedCodeExtension):
                 prefix = ext.getConfig("lang_prefix", prefix)
         self.originals: dict[str, tuple[list[str], int]] = {}
         # after fenced_code (25): a fence at the margin, and what is in it, is its
